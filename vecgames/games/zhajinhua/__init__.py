@@ -1,0 +1,18 @@
+"""Zha Jin Hua 扎金花: rules, observation, the batched env and whole-game simulation."""
+
+from .rules import ACTION_NAMES, DEFAULT_OPTIONS, NUM_ACTIONS, Rules, State, make_rules
+from .env import ZhaJinHuaEnv  # noqa: I001  (rules first: the policies import them)
+from .observe import OBS_DIM
+from .simulate import simulate
+
+__all__ = [
+    "ACTION_NAMES",
+    "DEFAULT_OPTIONS",
+    "NUM_ACTIONS",
+    "OBS_DIM",
+    "Rules",
+    "State",
+    "ZhaJinHuaEnv",
+    "make_rules",
+    "simulate",
+]

@@ -1,0 +1,1 @@
+"""Baseline policies as njit kernels over a batch, one module per game."""

@@ -1,0 +1,74 @@
+"""Zha Jin Hua baseline policies: njit functions ``(state, i, rules) -> action``.
+
+- ``random``: uniform over the legal actions of the current phase.
+- ``uniform``: uniform over all 15 actions, the seed's 完全随机策略; illegal picks eliminate.
+- ``heuristic``: looks at once, then plays by hand strength: folds weak high cards, calls
+  (bets the minimum) with middling hands, compares with strong hands once allowed and raises
+  with a flush or better.
+"""
+
+from __future__ import annotations
+
+from ..core.bits import lowest_bit, pick_set_bit
+from ..core.jit import jit
+from ..core.rng import below, next_u64
+from ..games.zhajinhua.rules import (
+    BET0,
+    COMPARE0,
+    FOLD,
+    LOOK,
+    LOOK_PHASE,
+    NOOP,
+    NUM_ACTIONS,
+    legal_bits,
+)
+from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
+
+POLICIES = ("random", "uniform", "heuristic")
+RANDOM, UNIFORM, HEURISTIC = range(3)
+_KING = 11
+
+
+@jit
+def random_legal(s, i, r):
+    return pick_set_bit(legal_bits(s, i, r), next_u64(s.rng, i))
+
+
+@jit
+def uniform_all(s, i, r):
+    return below(next_u64(s.rng, i), NUM_ACTIONS)
+
+
+@jit
+def heuristic(s, i, r):
+    p = s.player[i]
+    if s.phase[i] == LOOK_PHASE:
+        return LOOK if ((s.seen[i] >> p) & 1) == 0 else NOOP
+    strength = s.strength[i, p]
+    category = strength >> 12
+    top = (strength >> 8) & 15
+    m = lowest_bit(s.min_bet[i])  # the minimum bet is 2**m units
+    call = BET0 + m
+    if category == HIGH_CARD and top < _KING:
+        return FOLD
+    if category == HIGH_CARD or (category == PAIR and top < 6):
+        return call if m <= 1 else FOLD
+    if s.round[i] >= r.no_compare_rounds and s.round[i] >= 2:
+        # compare with the next seat still in
+        alive = s.alive[i] & ~(1 << p)
+        higher = alive >> (p + 1)
+        j = p + 1 + lowest_bit(higher) if higher != 0 else lowest_bit(alive)
+        return COMPARE0 + j
+    if category >= FLUSH and m < 5:
+        return call + 1
+    return call
+
+
+@jit
+def policy_action(policy, s, i, r):
+    """Dispatch on a policy id (RANDOM, UNIFORM, HEURISTIC)."""
+    if policy == RANDOM:
+        return random_legal(s, i, r)
+    if policy == UNIFORM:
+        return uniform_all(s, i, r)
+    return heuristic(s, i, r)
