@@ -14,6 +14,17 @@ CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "0") in ("", "0")
 
 
 def jit(fn=None, *, parallel: bool = False):
-    """``njit`` with the project's settings (cache, no fastmath, nogil)."""
-    decorator = njit(cache=CACHE, parallel=parallel, nogil=True, error_model="numpy", _nrt=False)
+    """``njit`` with the project's settings.
+
+    - ``_nrt=False``: kernels never allocate, and without the runtime Numba emits no atomic
+      reference counting around every array argument (measured: 260 ns per call of a helper
+      taking a 18-array state, 0.1 ns without).
+    - Keep the arrays a per-env helper takes few: a call that LLVM does not inline passes
+      every array struct on the stack (measured: a 18-array state made a decision 2.4x slower
+      than the same rules on a 3-array state). Numba's IR inlining avoids that but made
+      compiling take many minutes.
+    - No fastmath; ``error_model="numpy"`` (no Python division checks); ``nogil``.
+    """
+    decorator = njit(cache=CACHE, parallel=parallel, nogil=True, error_model="numpy",
+                     _nrt=False)
     return decorator if fn is None else decorator(fn)

@@ -9,17 +9,24 @@
 
 from __future__ import annotations
 
-from ..core.bits import lowest_bit, pick_set_bit
+from ..core.bits import lowest_bit, pick_set_bit16
 from ..core.jit import jit
 from ..core.rng import below, next_u64
 from ..games.zhajinhua.rules import (
+    ALIVE,
     BET0,
     COMPARE0,
     FOLD,
     LOOK,
     LOOK_PHASE,
+    MIN_BET,
     NOOP,
     NUM_ACTIONS,
+    PHASE,
+    PLAYER,
+    ROUND,
+    SEEN,
+    STRENGTH,
     legal_bits,
 )
 from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
@@ -31,7 +38,7 @@ _KING = 11
 
 @jit
 def random_legal(s, i, r):
-    return pick_set_bit(legal_bits(s, i, r), next_u64(s.rng, i))
+    return pick_set_bit16(legal_bits(s, i, r), next_u64(s.rng, i))
 
 
 @jit
@@ -41,21 +48,22 @@ def uniform_all(s, i, r):
 
 @jit
 def heuristic(s, i, r):
-    p = s.player[i]
-    if s.phase[i] == LOOK_PHASE:
-        return LOOK if ((s.seen[i] >> p) & 1) == 0 else NOOP
-    strength = s.strength[i, p]
+    t = s.table[i]
+    p = t[PLAYER]
+    if t[PHASE] == LOOK_PHASE:
+        return LOOK if ((t[SEEN] >> p) & 1) == 0 else NOOP
+    strength = t[STRENGTH + p]
     category = strength >> 12
     top = (strength >> 8) & 15
-    m = lowest_bit(s.min_bet[i])  # the minimum bet is 2**m units
+    m = lowest_bit(t[MIN_BET])  # the minimum bet is 2**m units
     call = BET0 + m
     if category == HIGH_CARD and top < _KING:
         return FOLD
     if category == HIGH_CARD or (category == PAIR and top < 6):
         return call if m <= 1 else FOLD
-    if s.round[i] >= r.no_compare_rounds and s.round[i] >= 2:
+    if t[ROUND] >= r.no_compare_rounds and t[ROUND] >= 2:
         # compare with the next seat still in
-        alive = s.alive[i] & ~(1 << p)
+        alive = t[ALIVE] & ~(1 << p)
         higher = alive >> (p + 1)
         j = p + 1 + lowest_bit(higher) if higher != 0 else lowest_bit(alive)
         return COMPARE0 + j

@@ -1,8 +1,8 @@
 """Zha Jin Hua 扎金花: rules, observation, the batched env and whole-game simulation."""
 
-from .rules import ACTION_NAMES, DEFAULT_OPTIONS, NUM_ACTIONS, Rules, State, make_rules
 from .env import ZhaJinHuaEnv  # noqa: I001  (rules first: the policies import them)
 from .observe import OBS_DIM
+from .rules import ACTION_NAMES, DEFAULT_OPTIONS, NUM_ACTIONS, Rules, State, make_rules
 from .simulate import simulate
 
 __all__ = [

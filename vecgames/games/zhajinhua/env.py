@@ -14,10 +14,15 @@ from ...poker.three_card import CATEGORY_NAMES
 from .observe import OBS_DIM, observe_one, write_mask
 from .rules import (
     ACTION_NAMES,
+    DECISIONS,
     MAX_PLAYERS,
     NUM_ACTIONS,
+    PAID,
+    PAYOUT,
+    PLAYER,
     Rules,
     State,
+    field,
     legal_bits,
     make_rules,
     new_state,
@@ -30,7 +35,7 @@ from .rules import (
 def _publish(s, i, r, obs, mask, current):
     observe_one(s, i, r, obs[i])
     write_mask(legal_bits(s, i, r), mask[i])
-    current[i] = s.player[i]
+    current[i] = s.table[i, PLAYER]
 
 
 @jit(parallel=True)
@@ -40,24 +45,36 @@ def _reset_kernel(s, r, obs, mask, current):
         _publish(s, i, r, obs, mask, current)
 
 
+@jit
+def _step_env(s, i, r, a, reward):
+    """One step of env i with its reward row; deals the next game when this one ends.
+
+    (State writes happen in called functions: Numba's parfor pass loses a direct store to a
+    NamedTuple's array inside a ``prange`` body.)
+    """
+    t = s.table[i]
+    n = r.num_players
+    for q in range(n):
+        reward[q] = 0.0
+    if t[DECISIONS] == 0:  # the ante belongs to the first step of a game
+        for q in range(n):
+            reward[q] -= t[PAID + q]
+    p = t[PLAYER]
+    before = t[PAID + p]
+    done = step_one(s, i, a, r)
+    reward[p] -= t[PAID + p] - before
+    if done:
+        for q in range(n):
+            reward[q] += t[PAYOUT + q]
+        reset_one(s, i, r)
+    return done
+
+
 @jit(parallel=True)
 def _step_kernel(s, r, actions, obs, reward, terminated, mask, current):
-    n = r.num_players
     for i in prange(s.rng.shape[0]):
-        for q in range(n):
-            reward[i, q] = 0.0
-        if s.decisions[i] == 0:  # the ante belongs to the first step of a game
-            for q in range(n):
-                reward[i, q] -= s.paid[i, q]
-        p = s.player[i]
-        before = s.paid[i, p]
-        done = step_one(s, i, actions[i], r)
-        reward[i, p] -= s.paid[i, p] - before
-        terminated[i] = done
-        if done:
-            for q in range(n):
-                reward[i, q] += s.payout[i, q]
-            reset_one(s, i, r)
+        terminated[i] = _step_env(s, i, r, actions[i], reward[i])
+        _publish(s, i, r, obs, mask, current)
         _publish(s, i, r, obs, mask, current)
 
 
@@ -89,21 +106,24 @@ class ZhaJinHuaEnv(VecEnv):
 
     def render(self, i: int) -> str:
         i = self._check_index(i)
-        s, n = self.state, self.rules.num_players
-        phase = "look" if s.phase[i] == 0 else "action"
+        n = self.rules.num_players
+        f = {name: field(self.state, name)[i] for name in
+             ("round", "pot", "min_bet", "first", "player", "phase", "alive", "seen",
+              "paid", "strength", "last_action")}
+        phase = "look" if f["phase"] == 0 else "action"
         lines = [
-            f"zhajinhua env {i}: round {s.round[i]}, pot {s.pot[i]}, min bet {s.min_bet[i]}, "
-            f"opener {s.first[i]}, to act: seat {s.player[i]} ({phase} phase)"
+            f"zhajinhua env {i}: round {f['round']}, pot {f['pot']}, min bet {f['min_bet']}, "
+            f"opener {f['first']}, to act: seat {f['player']} ({phase} phase)"
         ]
         for p in range(n):
-            cards = format_cards(s.deck[i, 3 * p:3 * p + 3])
-            status = "in " if (s.alive[i] >> p) & 1 else "out"
-            seen = "seen " if (s.seen[i] >> p) & 1 else "blind"
-            last = s.last_action[i, p]
+            cards = format_cards(self.state.deck[i, 3 * p:3 * p + 3])
+            status = "in " if (f["alive"] >> p) & 1 else "out"
+            seen = "seen " if (f["seen"] >> p) & 1 else "blind"
+            last = f["last_action"][p]
             last_name = ACTION_NAMES[last] if last >= 0 else "-"
-            category = CATEGORY_NAMES[s.strength[i, p] >> 12]
+            category = CATEGORY_NAMES[f["strength"][p] >> 12]
             lines.append(
-                f"  seat {p}: {status} {seen} {cards} ({category}), paid {s.paid[i, p]}, "
+                f"  seat {p}: {status} {seen} {cards} ({category}), paid {f['paid'][p]}, "
                 f"last {last_name}"
             )
         return "\n".join(lines)

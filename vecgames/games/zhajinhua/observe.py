@@ -30,7 +30,23 @@ from __future__ import annotations
 
 from ...core.bits import lowest_bit
 from ...core.jit import jit
-from .rules import ACTION_PHASE, MAX_PLAYERS, NUM_ACTIONS
+from .rules import (
+    ACTION_PHASE,
+    ALIVE,
+    FIRST,
+    KNOWN,
+    LAST_ACTION,
+    MAX_PLAYERS,
+    MIN_BET,
+    NUM_ACTIONS,
+    PAID,
+    PHASE,
+    PLAYER,
+    POT,
+    ROUND,
+    SEEN,
+    STRENGTH,
+)
 
 OBS_DIM = 256
 O_PLAYERS, O_SEAT, O_OPENER, O_PHASE, O_SEEN_SELF = 0, 5, 11, 17, 18
@@ -45,40 +61,42 @@ def observe_one(s, i, r, out):
     """Write env i's observation for its player to act into ``out`` (length OBS_DIM)."""
     for k in range(OBS_DIM):
         out[k] = 0.0
+    t = s.table[i]
     n = r.num_players
-    p = s.player[i]
+    p = t[PLAYER]
     out[O_PLAYERS + n - 2] = 1.0
     out[O_SEAT + p] = 1.0
-    out[O_OPENER + s.first[i]] = 1.0
-    if s.phase[i] == ACTION_PHASE:
+    out[O_OPENER + t[FIRST]] = 1.0
+    if t[PHASE] == ACTION_PHASE:
         out[O_PHASE] = 1.0
-    if (s.seen[i] >> p) & 1:
+    seen = t[SEEN]
+    if (seen >> p) & 1:
         out[O_SEEN_SELF] = 1.0
-        for t in range(3):
-            out[O_CARDS + s.deck[i, 3 * p + t]] = 1.0
-        out[O_CATEGORY + (s.strength[i, p] >> 12)] = 1.0
-    alive = s.alive[i]
-    known = s.known[i, p]
+        for c in range(3):
+            out[O_CARDS + s.deck[i, 3 * p + c]] = 1.0
+        out[O_CATEGORY + (t[STRENGTH + p] >> 12)] = 1.0
+    alive = t[ALIVE]
+    known = t[KNOWN + p]
     for q in range(n):
         if (alive >> q) & 1:
             out[O_IN + q] = 1.0
         else:
             out[O_OUT + q] = 1.0
-        if (s.seen[i] >> q) & 1:
+        if (seen >> q) & 1:
             out[O_LOOKED + q] = 1.0
         if (known >> q) & 1:
-            out[O_KNOWN + 6 * q + (s.strength[i, q] >> 12)] = 1.0
-        paid = s.paid[i, q]
+            out[O_KNOWN + 6 * q + (t[STRENGTH + q] >> 12)] = 1.0
+        paid = t[PAID + q]
         out[O_PAID + q] = paid / (paid + 64.0)
-        last = s.last_action[i, q]
+        last = t[LAST_ACTION + q]
         if last >= 0:
             out[O_LAST + NUM_ACTIONS * q + last] = 1.0
-    pot = s.pot[i]
+    pot = t[POT]
     out[O_POT] = pot / (pot + 256.0)
-    rnd = s.round[i]
+    rnd = t[ROUND]
     out[O_ROUND + min(rnd, ROUND_SLOTS - 1)] = 1.0
     out[O_ROUNDS_LEFT] = (r.max_rounds - rnd) / r.max_rounds
-    out[O_MIN_BET + lowest_bit(s.min_bet[i])] = 1.0
+    out[O_MIN_BET + lowest_bit(t[MIN_BET])] = 1.0
     if rnd >= r.no_compare_rounds:
         out[O_CAN_COMPARE] = 1.0
 

@@ -76,104 +76,120 @@ def make_rules(**options: Any) -> Rules:
     )
 
 
-class State(NamedTuple):
-    """A batch of tables, leading axis = env. Seat p's cards are ``deck[i, 3p:3p+3]``."""
+def rules_to_options(rules: Rules) -> dict[str, Any]:
+    """The user-facing options that :func:`make_rules` turns into ``rules``."""
+    return {
+        "num_players": rules.num_players,
+        "ante": rules.ante,
+        "no_compare_rounds": rules.no_compare_rounds,
+        "max_rounds": rules.max_rounds,
+        "a23": A23_OPTIONS[rules.a23_second],
+        "special_235": bool(rules.special_235),
+        "first_player": None if rules.first_player < 0 else rules.first_player,
+    }
 
+
+# Columns of ``State.table`` (int32): one row of scalars per env, so a per-env function takes
+# three arrays. Per-seat fields take MAX_PLAYERS columns starting at their offset.
+ALIVE = 0  # bitmask of seats still in
+SEEN = 1  # bitmask of seats that have looked
+POT = 2
+MIN_BET = 3  # minimum bet in blind units (c11)
+PLAYER = 4  # seat to act
+PHASE = 5  # LOOK_PHASE or ACTION_PHASE
+ROUND = 6  # 0-based round
+FIRST = 7  # seat that opened the game
+DECISIONS = 8  # decisions taken in this game
+WINNERS = 9  # bitmask of the seats that won the pot
+END = 10  # RUNNING or why the game ended
+STRENGTH = 11  # per seat: evaluate_3 of its hand
+KNOWN = STRENGTH + MAX_PLAYERS  # per seat p: bitmask of seats whose hand p saw by comparing
+PAID = KNOWN + MAX_PLAYERS  # per seat: chips put in this game (ante included)
+PAYOUT = PAID + MAX_PLAYERS  # per seat: chips taken from the pot at the end
+LAST_ACTION = PAYOUT + MAX_PLAYERS  # per seat: last action other than a legal look, -1 none
+NUM_FIELDS = LAST_ACTION + MAX_PLAYERS
+SCALAR_FIELDS = ("alive", "seen", "pot", "min_bet", "player", "phase", "round", "first",
+                 "decisions", "winners", "end")
+SEAT_FIELDS = {"strength": STRENGTH, "known": KNOWN, "paid": PAID, "payout": PAYOUT,
+               "last_action": LAST_ACTION}
+
+
+class State(NamedTuple):
+    """A batch of tables, leading axis = env.
+
+    ``table[i]`` holds env i's scalars at the column constants above (see :func:`field` for
+    named views); seat p's cards are ``deck[i, 3p:3p+3]``; ``rng[i]`` is env i's stream.
+    """
+
+    table: np.ndarray  # int32 [B, NUM_FIELDS]
     deck: np.ndarray  # int8 [B, 52]: a shuffled deck whose prefix is the deal
-    strength: np.ndarray  # int32 [B, 6]: evaluate_3 of each seat's hand
-    alive: np.ndarray  # int32 [B]: bitmask of seats still in
-    seen: np.ndarray  # int32 [B]: bitmask of seats that have looked
-    known: np.ndarray  # int32 [B, 6]: bitmask of seats whose hand seat p saw by comparing
-    paid: np.ndarray  # int32 [B, 6]: chips each seat put in this game (ante included)
-    payout: np.ndarray  # int32 [B, 6]: chips each seat took from the pot at the end
-    pot: np.ndarray  # int32 [B]
-    min_bet: np.ndarray  # int32 [B]: minimum bet in blind units (c11)
-    player: np.ndarray  # int32 [B]: seat to act
-    phase: np.ndarray  # int32 [B]: LOOK_PHASE or ACTION_PHASE
-    round: np.ndarray  # int32 [B]: 0-based round
-    first: np.ndarray  # int32 [B]: seat that opened the game
-    decisions: np.ndarray  # int32 [B]: decisions taken in this game
-    last_action: np.ndarray  # int8 [B, 6]: last non-look action per seat, -1 for none
-    winners: np.ndarray  # int32 [B]: bitmask of the seats that won the pot
-    end: np.ndarray  # int8 [B]: RUNNING or why the game ended
-    rng: np.ndarray  # uint64 [B]: the env's random stream
+    rng: np.ndarray  # uint64 [B]
 
 
 def new_state(num_envs: int) -> State:
-    b = num_envs
     return State(
-        deck=np.zeros((b, 52), np.int8),
-        strength=np.zeros((b, MAX_PLAYERS), np.int32),
-        alive=np.zeros(b, np.int32),
-        seen=np.zeros(b, np.int32),
-        known=np.zeros((b, MAX_PLAYERS), np.int32),
-        paid=np.zeros((b, MAX_PLAYERS), np.int32),
-        payout=np.zeros((b, MAX_PLAYERS), np.int32),
-        pot=np.zeros(b, np.int32),
-        min_bet=np.zeros(b, np.int32),
-        player=np.zeros(b, np.int32),
-        phase=np.zeros(b, np.int32),
-        round=np.zeros(b, np.int32),
-        first=np.zeros(b, np.int32),
-        decisions=np.zeros(b, np.int32),
-        last_action=np.full((b, MAX_PLAYERS), -1, np.int8),
-        winners=np.zeros(b, np.int32),
-        end=np.zeros(b, np.int8),
-        rng=np.zeros(b, np.uint64),
+        table=np.zeros((num_envs, NUM_FIELDS), np.int32),
+        deck=np.zeros((num_envs, 52), np.int8),
+        rng=np.zeros(num_envs, np.uint64),
     )
+
+
+def field(state: State, name: str) -> np.ndarray:
+    """A named view into ``state.table``: ``[B]`` for scalars, ``[B, 6]`` for per-seat fields."""
+    if name in SCALAR_FIELDS:
+        return state.table[:, SCALAR_FIELDS.index(name)]
+    if name in SEAT_FIELDS:
+        col = SEAT_FIELDS[name]
+        return state.table[:, col:col + MAX_PLAYERS]
+    raise ValueError(f"unknown state field {name!r}; fields: {SCALAR_FIELDS + tuple(SEAT_FIELDS)}")
 
 
 @jit
 def reset_one(s, i, r):
     """Deal a new game in env i from its stream: shuffle, evaluate, ante, pick the opener."""
     n = r.num_players
-    deal_prefix(s.deck[i], s.rng, i, 3 * n)
+    t = s.table[i]
+    d = s.deck[i]
+    deal_prefix(d, s.rng, i, 3 * n)
     for p in range(MAX_PLAYERS):
         if p < n:
-            c = 3 * p
-            s.strength[i, p] = strength_3(s.deck[i, c], s.deck[i, c + 1], s.deck[i, c + 2],
-                                          r.a23_second)
-            s.paid[i, p] = r.ante
+            t[STRENGTH + p] = strength_3(d[3 * p], d[3 * p + 1], d[3 * p + 2], r.a23_second)
+            t[PAID + p] = r.ante
         else:
-            s.strength[i, p] = 0
-            s.paid[i, p] = 0
-        s.known[i, p] = 0
-        s.payout[i, p] = 0
-        s.last_action[i, p] = -1
+            t[STRENGTH + p] = 0
+            t[PAID + p] = 0
+        t[KNOWN + p] = 0
+        t[PAYOUT + p] = 0
+        t[LAST_ACTION + p] = -1
     first = r.first_player
     if first < 0:
         first = below(next_u64(s.rng, i), n)
-    s.alive[i] = (1 << n) - 1
-    s.seen[i] = 0
-    s.pot[i] = r.ante * n
-    s.min_bet[i] = 1
-    s.first[i] = first
-    s.player[i] = first
-    s.phase[i] = LOOK_PHASE
-    s.round[i] = 0
-    s.decisions[i] = 0
-    s.winners[i] = 0
-    s.end[i] = RUNNING
+    t[ALIVE] = (1 << n) - 1
+    t[SEEN] = 0
+    t[POT] = r.ante * n
+    t[MIN_BET] = 1
+    t[FIRST] = first
+    t[PLAYER] = first
+    t[PHASE] = LOOK_PHASE
+    t[ROUND] = 0
+    t[DECISIONS] = 0
+    t[WINNERS] = 0
+    t[END] = RUNNING
 
 
 @jit
 def legal_bits(s, i, r):
     """Bitmask over the 15 actions of what the player to act may do now."""
-    p = s.player[i]
-    if s.phase[i] == LOOK_PHASE:
-        return 1 if (s.seen[i] >> p) & 1 else 3
+    t = s.table[i]
+    p = t[PLAYER]
+    if t[PHASE] == LOOK_PHASE:
+        return 1 if (t[SEEN] >> p) & 1 else 3
     # bets of at least the minimum: min_bet = 2**m enables bits BET0 + m .. BET0 + 5
-    m = lowest_bit(s.min_bet[i])
+    m = lowest_bit(t[MIN_BET])
     bits = (1 << FOLD) | (((1 << (6 - m)) - 1) << (BET0 + m))
-    if s.round[i] >= r.no_compare_rounds:
-        bits |= (s.alive[i] & ~(1 << p)) << COMPARE0
+    if t[ROUND] >= r.no_compare_rounds:
+        bits |= (t[ALIVE] & ~(1 << p)) << COMPARE0
     return bits
-
-
-@jit
-def _pay(s, i, p, chips):
-    s.paid[i, p] += chips
-    s.pot[i] += chips
 
 
 @jit
@@ -184,109 +200,113 @@ def _position(seat, first, n):
 
 
 @jit
-def _next_alive(alive, p, n):
-    q = p
-    for _ in range(n):
-        q += 1
-        if q == n:
-            q = 0
-        if (alive >> q) & 1:
-            return q
-    return p
+def _next_alive(alive, p):
+    """The first seat of ``alive`` (non-empty) after p, wrapping around."""
+    later = alive >> (p + 1)
+    if later != 0:
+        return p + 1 + lowest_bit(later)
+    return lowest_bit(alive)
 
 
 @jit
-def _share_pot(s, i, winners, n):
+def _share_pot(t, winners, n):
     """Split the pot equally among ``winners``; the odd chips go to the first winner after the
     opener in turn order (the opener itself is reached last)."""
     count = popcount(winners)
-    pot = s.pot[i]
+    pot = t[POT]
     share = pot // count
     for p in range(n):
         if (winners >> p) & 1:
-            s.payout[i, p] = share
-    q = _next_alive(winners, s.first[i], n)
-    s.payout[i, q] += pot - share * count
-    s.winners[i] = winners
+            t[PAYOUT + p] = share
+    q = _next_alive(winners, t[FIRST])
+    t[PAYOUT + q] += pot - share * count
+    t[WINNERS] = winners
 
 
 @jit
-def _showdown(s, i, r):
+def _showdown(t, r):
     """Every seat still in shows; the best hands split the pot (2-3-5 beats 豹子 when enabled)."""
     n = r.num_players
-    alive = s.alive[i]
+    alive = t[ALIVE]
     best = -1
     for p in range(n):
-        if (alive >> p) & 1 and s.strength[i, p] > best:
-            best = s.strength[i, p]
+        if (alive >> p) & 1 and t[STRENGTH + p] > best:
+            best = t[STRENGTH + p]
     winners = 0
     special = 0
     for p in range(n):
         if (alive >> p) & 1:
-            if s.strength[i, p] == best:
+            if t[STRENGTH + p] == best:
                 winners |= 1 << p
-            if s.strength[i, p] == SPECIAL_235:
+            if t[STRENGTH + p] == SPECIAL_235:
                 special |= 1 << p
     if r.special_235 and (best >> 12) == TRIPS and special != 0:
         winners = special
-    _share_pot(s, i, winners, n)
-    s.end[i] = END_SHOWDOWN
+    _share_pot(t, winners, n)
+    t[END] = END_SHOWDOWN
 
 
 @jit
 def step_one(s, i, a, r):
     """Apply action ``a`` of the player to act in env i. Returns True when the game ended."""
-    n = r.num_players
-    p = s.player[i]
+    t = s.table[i]
+    p = t[PLAYER]
     bit = 1 << p
-    s.decisions[i] += 1
-    reason = END_ILLEGAL
-    legal = True
-    if s.phase[i] == LOOK_PHASE:
-        if a == NOOP or (a == LOOK and (s.seen[i] & bit) == 0):
-            if a == LOOK:
-                s.seen[i] |= bit
-            s.phase[i] = ACTION_PHASE
+    t[DECISIONS] += 1
+    if t[PHASE] == LOOK_PHASE:
+        if a == NOOP or (a == LOOK and (t[SEEN] & bit) == 0):
+            t[SEEN] |= bit * a  # a look marks the player as seen
+            t[PHASE] = ACTION_PHASE
             return False
-        legal = False
+        reason = END_ILLEGAL
+        out = bit
     elif a >= BET0:
         units = 1 << (a - BET0)
-        if units >= s.min_bet[i]:
-            _pay(s, i, p, units << ((s.seen[i] >> p) & 1))  # a seen player pays double
-            s.min_bet[i] = units
-        else:
-            legal = False
+        legal = units >= t[MIN_BET]
+        if legal:
+            chips = units << ((t[SEEN] >> p) & 1)  # a seen player pays double
+            t[PAID + p] += chips
+            t[POT] += chips
+            t[MIN_BET] = units
+        reason = END_ILLEGAL
+        out = 0 if legal else bit
     elif a >= COMPARE0:
         j = a - COMPARE0
-        if s.round[i] >= r.no_compare_rounds and j != p and (s.alive[i] >> j) & 1:
-            _pay(s, i, p, 2 * s.min_bet[i])
-            won = compare_3(s.strength[i, p], s.strength[i, j], r.special_235) > 0
-            s.alive[i] &= ~((1 << j) if won else bit)  # a tie puts the comparer out
-            s.known[i, p] |= 1 << j
-            s.known[i, j] |= bit
+        reason = END_ILLEGAL
+        out = bit
+        if t[ROUND] >= r.no_compare_rounds and j != p and (t[ALIVE] >> j) & 1:
+            chips = 2 * t[MIN_BET]
+            t[PAID + p] += chips
+            t[POT] += chips
+            won = compare_3(t[STRENGTH + p], t[STRENGTH + j], r.special_235) > 0
+            t[KNOWN + p] |= 1 << j
+            t[KNOWN + j] |= bit
+            out = (1 << j) if won else bit  # a tie puts the comparer out
             reason = END_COMPARE
-        else:
-            legal = False
-    elif a == FOLD:
-        s.alive[i] &= ~bit
-        reason = END_FOLD
     else:
-        legal = False
-    s.last_action[i, p] = a
-    if not legal:
-        s.alive[i] &= ~bit
-    alive = s.alive[i]
+        reason = END_FOLD if a == FOLD else END_ILLEGAL  # a fold or an illegal action: out
+        out = bit
+    t[LAST_ACTION + p] = a
+    t[ALIVE] &= ~out
+    return _end_turn(t, r, p, reason)
+
+
+@jit
+def _end_turn(t, r, p, reason):
+    """Pass the turn on from seat p: end the game if one seat is left or the rounds ran out."""
+    n = r.num_players
+    alive = t[ALIVE]
     if (alive & (alive - 1)) == 0:  # one seat left: it takes the pot
-        _share_pot(s, i, alive, n)
-        s.end[i] = reason
+        _share_pot(t, alive, n)
+        t[END] = reason
         return True
-    q = _next_alive(alive, p, n)
-    first = s.first[i]
+    q = _next_alive(alive, p)
+    first = t[FIRST]
     if _position(q, first, n) <= _position(p, first, n):
-        s.round[i] += 1
-        if s.round[i] >= r.max_rounds:
-            _showdown(s, i, r)
+        t[ROUND] += 1
+        if t[ROUND] >= r.max_rounds:
+            _showdown(t, r)
             return True
-    s.player[i] = q
-    s.phase[i] = LOOK_PHASE
+    t[PLAYER] = q
+    t[PHASE] = LOOK_PHASE
     return False

@@ -18,9 +18,48 @@ from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
 from ...core.validation import check_bool, check_int
 from ...policies.zhajinhua import POLICIES, policy_action
-from .rules import END_NAMES, MAX_PLAYERS, NUM_ACTIONS, Rules, make_rules, new_state, reset_one, step_one
+from .rules import (
+    DECISIONS,
+    END,
+    END_NAMES,
+    FIRST,
+    MAX_PLAYERS,
+    NUM_ACTIONS,
+    PAID,
+    PAYOUT,
+    PHASE,
+    PLAYER,
+    POT,
+    ROUND,
+    SEEN,
+    STRENGTH,
+    WINNERS,
+    Rules,
+    make_rules,
+    new_state,
+    reset_one,
+    rules_to_options,
+    step_one,
+)
 
 BLOCK = 1 << 16  # games per kernel call: bounds the scratch state, not the results
+
+
+@jit
+def _play_game(s, j, r, seat_policy, seed, game, record, action_counts):
+    """Deal game ``game`` into slot j and play it to the end with the seats' policies."""
+    seed_stream(s.rng, j, seed, game)
+    reset_one(s, j, r)
+    t = s.table[j]
+    last_round = action_counts.shape[1] - 1
+    done = False
+    while not done:
+        p = t[PLAYER]
+        a = policy_action(seat_policy[p], s, j, r)
+        if record:
+            rnd = min(t[ROUND], last_round)
+            action_counts[numba.get_thread_id(), rnd, t[PHASE], (t[SEEN] >> p) & 1, a] += 1
+        done = step_one(s, j, a, r)
 
 
 @jit(parallel=True)
@@ -31,29 +70,19 @@ def _play_block(s, r, seat_policy, seed, start, n, chips, pot, rounds, decisions
     With ``record``, count decisions in ``action_counts[thread, round, phase, seen, action]``.
     """
     num_players = r.num_players
-    last_round = action_counts.shape[1] - 1
     for j in prange(n):
-        seed_stream(s.rng, j, seed, start + j)
-        reset_one(s, j, r)
-        done = False
-        while not done:
-            p = s.player[j]
-            a = policy_action(seat_policy[p], s, j, r)
-            if record:
-                t = numba.get_thread_id()
-                rnd = min(s.round[j], last_round)
-                action_counts[t, rnd, s.phase[j], (s.seen[j] >> p) & 1, a] += 1
-            done = step_one(s, j, a, r)
+        _play_game(s, j, r, seat_policy, seed, start + j, record, action_counts)
+        t = s.table[j]
         for q in range(num_players):
-            chips[j, q] = s.payout[j, q] - s.paid[j, q]
-            category[j, q] = s.strength[j, q] >> 12
-            looked[j, q] = (s.seen[j] >> q) & 1
-        pot[j] = s.pot[j]
-        rounds[j] = s.round[j] + 1 if s.round[j] < r.max_rounds else r.max_rounds
-        decisions[j] = s.decisions[j]
-        end[j] = s.end[j]
-        winners[j] = s.winners[j]
-        opener[j] = s.first[j]
+            chips[j, q] = t[PAYOUT + q] - t[PAID + q]
+            category[j, q] = t[STRENGTH + q] >> 12
+            looked[j, q] = (t[SEEN] >> q) & 1
+        pot[j] = t[POT]
+        rounds[j] = min(t[ROUND] + 1, r.max_rounds)
+        decisions[j] = t[DECISIONS]
+        end[j] = t[END]
+        winners[j] = t[WINNERS]
+        opener[j] = t[FIRST]
 
 
 def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
@@ -68,9 +97,13 @@ def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarra
     return np.array([POLICIES.index(name) for name in names], dtype=np.int64)
 
 
+MAX_PER_GAME_ROWS = 50_000_000  # per-game frames above this need summary=True (memory)
+
+
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
              summary: bool = False, record_actions: bool = False,
-             first_game: int = 0, **options: Any) -> pd.DataFrame:
+             first_game: int = 0, num_threads: int | None = None,
+             **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games and return one row per game (or per seat with ``summary``).
 
     Per-game columns: ``game, opener, rounds, decisions, end, pot, winners`` (bitmask of seats
@@ -81,6 +114,7 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     ``record_actions=True`` adds ``df.attrs["action_counts"]``: a count array
     ``[round, phase, seen, action]`` over all decisions.
     ``first_game`` offsets the global game index (to shard a run: the union of shards is the run).
+    ``num_threads`` runs the kernels on that many Numba threads (results do not depend on it).
     """
     rules: Rules = make_rules(**options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
@@ -89,6 +123,22 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     summary = check_bool(summary, "summary")
     record = check_bool(record_actions, "record_actions")
     seat_policy = resolve_policies(policy, rules.num_players)
+    if not summary and num_games > MAX_PER_GAME_ROWS:
+        raise ValueError(f"num_games above {MAX_PER_GAME_ROWS:,} needs summary=True "
+                         f"(per-game rows would not fit in memory), got {num_games:,}")
+    if num_threads is None:
+        return _simulate(num_games, seat_policy, seed64, summary, record, first_game, rules)
+    num_threads = check_int(num_threads, "num_threads", 1, numba.config.NUMBA_NUM_THREADS)
+    previous = numba.get_num_threads()
+    numba.set_num_threads(num_threads)
+    try:
+        return _simulate(num_games, seat_policy, seed64, summary, record, first_game, rules)
+    finally:
+        numba.set_num_threads(previous)
+
+
+def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summary: bool,
+              record: bool, first_game: int, rules: Rules) -> pd.DataFrame:
     n_players = rules.num_players
 
     rows = min(num_games, BLOCK) if summary else num_games
@@ -122,8 +172,8 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
         df = totals.frame()
     else:
         df = _games_frame(out, n_players, first_game)
-    df.attrs.update(game="zhajinhua", seed=int(seed64), policy=list(np.array(POLICIES)[seat_policy]),
-                    rules=rules._asdict(), num_games=num_games)
+    df.attrs.update(game="zhajinhua", seed=int(seed64), num_games=num_games,
+                    policy=[POLICIES[k] for k in seat_policy], rules=rules_to_options(rules))
     if record:
         df.attrs["action_counts"] = action_counts.sum(axis=0)
     return df
@@ -136,7 +186,7 @@ def _games_frame(out: dict[str, np.ndarray], n_players: int, first_game: int) ->
         "opener": out["opener"],
         "rounds": out["rounds"],
         "decisions": out["decisions"],
-        "end": pd.Categorical.from_codes(out["end"], categories=list(END_NAMES)),
+        "end": pd.Categorical.from_codes(out["end"] - 1, categories=list(END_NAMES[1:])),
         "pot": out["pot"],
         "winners": out["winners"],
     }
@@ -181,7 +231,7 @@ class _Totals:
             "std_chips": np.sqrt(var),
             "win_share": self.win_share / g,
         })
-        df.attrs.update(end_counts=dict(zip(END_NAMES, self.end.tolist())),
+        df.attrs.update(end_counts=dict(zip(END_NAMES[1:], self.end[1:].tolist(), strict=True)),
                         mean_rounds=self.rounds / g, mean_decisions=self.decisions / g)
         return df
 

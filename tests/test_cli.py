@@ -1,0 +1,89 @@
+"""The ``vecgames`` command, run in-process (kernels compile once per test session)."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import numba
+import pandas as pd
+import pytest
+
+import vecgames
+from vecgames.cli import TRAIN_HINT, main
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    assert vecgames.__version__ in capsys.readouterr().out
+
+
+def test_simulate_report_and_csv(tmp_path, capsys):
+    report, games_csv = tmp_path / "report.md", tmp_path / "games.csv"
+    rc = main(["simulate", "zhajinhua", "--games", "5000", "--players", "4", "--seed", "3",
+               "--report", str(report), "--csv", str(games_csv)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    assert "games/s" in out and "win_share" in out and "mean_chips" in out
+    assert report.stat().st_size > 0
+    text = report.read_text(encoding="utf-8")
+    assert "players: 4" in text and "games: 5,000" in text and "## Actions by round" in text
+    assert list(tmp_path.glob("report_*.png")) and list(tmp_path.glob("report_*.csv"))
+    games = pd.read_csv(games_csv)
+    assert len(games) == 5000 and "chips_3" in games.columns and "chips_4" not in games.columns
+
+
+def test_simulate_summary_with_rules(capsys):
+    rc = main(["simulate", "zhajinhua", "--games", "3000", "--summary", "--players", "3",
+               "--policy", "random,heuristic,random", "--max-rounds", "5", "--a23", "second",
+               "--special-235", "--ante", "2", "--no-compare-rounds", "2"])
+    out = capsys.readouterr().out
+    assert rc == 0
+    lines = [ln.split() for ln in out.splitlines()]
+    seat_rows = [ln for ln in lines if len(ln) == 4 and ln[0] in ("0", "1", "2")]
+    assert len(seat_rows) == 3
+    assert sum(float(r[3]) for r in seat_rows) == pytest.approx(1.0, abs=1e-3)  # win shares
+
+
+def test_threads_restored(capsys):
+    before = numba.get_num_threads()
+    assert main(["simulate", "zhajinhua", "--games", "1000", "--threads", "1"]) == 0
+    assert numba.get_num_threads() == before
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--players", "9"], "--players"),
+    (["--policy", "foo"], "--policy"),
+    (["--policy", "random,random"], "--policy"),
+    (["--games", "0"], "--games"),
+    (["--games", "abc"], "--games"),
+    (["--ante", "-1"], "--ante"),
+    (["--max-rounds", "0"], "--max-rounds"),
+    (["--a23", "third"], "--a23"),
+    (["--threads", "100000"], "--threads"),
+    (["--summary", "--report", "x.md"], "--report"),
+])
+def test_bad_options_exit_2(args, flag, capsys):
+    assert main(["simulate", "zhajinhua", *args]) == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and flag in err and "Traceback" not in err
+
+
+def test_unknown_game_exit_2(capsys):
+    assert main(["simulate", "poker9"]) == 2
+    assert "poker9" in capsys.readouterr().err
+
+
+def test_train_forwards_args(monkeypatch):
+    seen: list[list[str]] = []
+    fake = types.ModuleType("training.zhajinhua")
+    fake.main = lambda argv=None: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "training.zhajinhua", fake)
+    assert main(["train", "zhajinhua", "--minutes", "1", "--out", "run1"]) == 0
+    assert seen == [["--minutes", "1", "--out", "run1"]]
+
+
+def test_train_without_extra(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "training.zhajinhua", None)  # import raises ImportError
+    assert main(["train", "zhajinhua"]) == 1
+    assert TRAIN_HINT in capsys.readouterr().err

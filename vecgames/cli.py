@@ -1,0 +1,219 @@
+"""The ``vecgames`` command.
+
+    vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
+    vecgames train zhajinhua [trainer args...]
+    vecgames --version
+
+Library errors (bad option values) print ``vecgames: error: ...`` and exit with code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+import time
+from typing import Any
+
+from . import __version__
+from .core.registry import GAMES
+
+PROG = "vecgames"
+TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
+# Report writers per game; a game without one rejects --report.
+REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report"}
+# Rule options: CLI flag -> library keyword (only the flags given are passed on).
+RULE_FLAGS: dict[str, str] = {
+    "--players": "num_players",
+    "--ante": "ante",
+    "--max-rounds": "max_rounds",
+    "--no-compare-rounds": "no_compare_rounds",
+    "--a23": "a23",
+    "--special-235": "special_235",
+    "--first-player": "first_player",
+}
+# Library argument name -> CLI flag, to name the flag in error messages.
+FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
+    "num_games": "--games", "policy": "--policy", "seed": "--seed"}
+
+
+class CLIError(Exception):
+    """A usage error found after parsing: printed as ``vecgames: error: ...``, exit code 2."""
+
+
+# ---------------------------------------------------------------- parser
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog=PROG, description="Batched card game simulators.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
+    train = sub.add_parser("train", help="train a policy (needs the train extra)",
+                           add_help=False)
+    train.add_argument("game", choices=sorted(GAMES))
+    train.add_argument("args", nargs=argparse.REMAINDER,
+                       help="arguments passed on to training.<game>.main")
+    return parser
+
+
+def _add_simulate(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--games", type=int, default=1_000_000, help="number of games (1000000)")
+    p.add_argument("--policy", default="random",
+                   help="policy name for every seat, or a comma list with one per seat "
+                        "(zhajinhua: random, uniform, heuristic)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    p.add_argument("--summary", action="store_true",
+                   help="keep only per-seat aggregates (for very many games; no --report)")
+    p.add_argument("--report", metavar="PATH.md", help="write the analysis report here")
+    p.add_argument("--csv", metavar="PATH", help="write the per-game (or summary) table")
+    rules = p.add_argument_group("rule options (default: the game's defaults)")
+    rules.add_argument("--players", type=int)
+    rules.add_argument("--ante", type=int)
+    rules.add_argument("--max-rounds", type=int)
+    rules.add_argument("--no-compare-rounds", type=int)
+    rules.add_argument("--a23", choices=("lowest", "second"))
+    rules.add_argument("--special-235", action="store_true", default=None)
+    rules.add_argument("--first-player", type=int, help="opening seat (default: random)")
+
+
+# ---------------------------------------------------------------- simulate
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    given = {kw: getattr(args, flag[2:].replace("-", "_")) for flag, kw in RULE_FLAGS.items()}
+    return {kw: v for kw, v in given.items() if v is not None}
+
+
+def _policy(text: str) -> str | list[str]:
+    names = [s.strip() for s in text.split(",")]
+    return names[0] if len(names) == 1 else names
+
+
+def _flagged(exc: Exception) -> str:
+    """The library's message, prefixed with the CLI flag of the argument it names."""
+    msg = str(exc)
+    for arg, flag in FLAG_OF_ARG.items():
+        if msg.startswith(arg + " "):
+            return f"argument {flag}: {msg}"
+    return msg
+
+
+def _set_threads(threads: int | None) -> int | None:
+    """Apply --threads; returns the previous count to restore (None if unchanged)."""
+    if threads is None:
+        return None
+    import numba
+
+    limit = numba.config.NUMBA_NUM_THREADS
+    if not 1 <= threads <= limit:
+        raise CLIError(f"argument --threads: must be in [1, {limit}], got {threads}")
+    previous = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    return previous
+
+
+def _seat_summary(df: Any, summary: bool) -> Any:
+    """Per-seat mean chips, std and win share, from a summary or a per-game frame."""
+    if summary:
+        return df[["seat", "mean_chips", "std_chips", "win_share"]]
+    from analysis.zhajinhua_report import seat_table
+
+    t = seat_table(df)
+    return t.rename(columns={"win_rate": "win_share"})[
+        ["seat", "mean_chips", "std_chips", "win_share"]]
+
+
+def _end_counts(df: Any, summary: bool) -> dict[str, int]:
+    if summary:
+        return dict(df.attrs.get("end_counts", {}))
+    return {str(k): int(v) for k, v in df["end"].value_counts(sort=False).items()}
+
+
+def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: float) -> None:
+    a = df.attrs
+    n = int(a.get("rules", {}).get("num_players", 0)) or "?"
+    print(f"{args.game}: {args.games:,} games, {n} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    table = _seat_summary(df, args.summary)
+    print(table.to_string(index=False, formatters={
+        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
+        "win_share": "{:.4f}".format}))
+    ends = {k: v for k, v in _end_counts(df, args.summary).items() if k != "running"}
+    total = max(sum(ends.values()), 1)
+    print("decided by: " + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in ends.items()))
+    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
+          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
+          f"kernel load/compile {startup:.2f} s")
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from .core.registry import simulate
+
+    if args.summary and args.report:
+        raise CLIError("argument --report: not allowed with --summary "
+                       "(the report needs per-game rows)")
+    if args.report and args.game not in REPORTS:
+        raise CLIError(f"argument --report: no report for game {args.game!r} yet")
+    options = _rule_options(args)
+    kwargs = dict(policy=_policy(args.policy), seed=args.seed, summary=args.summary,
+                  record_actions=bool(args.report), **options)
+    previous = _set_threads(args.threads)
+    try:  # the library checks every option before a kernel runs: its errors are usage errors
+        t0 = time.perf_counter()
+        simulate(args.game, 1, **kwargs)  # compiles or loads the cached kernels
+        t1 = time.perf_counter()
+        df = simulate(args.game, args.games, **kwargs)
+        elapsed = time.perf_counter() - t1
+    except (ValueError, TypeError) as exc:
+        raise CLIError(_flagged(exc)) from None
+    finally:
+        if previous is not None:
+            import numba
+
+            numba.set_num_threads(previous)
+    _print_summary(args, df, t1 - t0, elapsed)
+    if args.csv:
+        df.to_csv(args.csv, index=False)
+        print(f"wrote {args.csv}")
+    if args.report:
+        report = importlib.import_module(REPORTS[args.game])
+        written = report.write_report(df, args.report, elapsed=elapsed)
+        print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
+    return 0
+
+
+# ---------------------------------------------------------------- train
+
+
+def _train(args: argparse.Namespace) -> int:
+    try:
+        trainer = importlib.import_module(f"training.{args.game}")
+    except ImportError as exc:
+        print(f"{PROG}: error: training needs the train extra ({exc}); install it with:\n"
+              f"    {TRAIN_HINT}", file=sys.stderr)
+        return 1
+    return int(trainer.main(list(args.args)) or 0)
+
+
+# ---------------------------------------------------------------- entry point
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the ``vecgames`` command; returns the exit code (0 ok, 1 failure, 2 usage error)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, argparse usage errors
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    try:
+        return _simulate(args) if args.command == "simulate" else _train(args)
+    except CLIError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

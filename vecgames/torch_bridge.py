@@ -1,0 +1,140 @@
+"""Numpy batch buffers <-> torch tensors for any :class:`vecgames.VecEnv`.
+
+On CPU nothing is copied: the tensors are ``torch.from_numpy`` views of the env's own buffers,
+so, like the arrays, they describe the latest step and are overwritten by the next call (clone
+what you keep). On CUDA every buffer is staged through a preallocated pinned host tensor and
+copied to a preallocated device tensor with ``non_blocking=True``; the device tensors are reused
+the same way. Actions may be given as a torch tensor on any device or as a numpy array.
+
+torch is imported lazily, so ``import vecgames`` never needs it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    import torch
+
+__all__ = ["TorchBridge", "import_torch", "resolve_device", "to_numpy_actions"]
+
+INSTALL_HINT = 'pip install torch==2.13.0 -e ".[train]"'
+# Buffers the bridge mirrors, in the order step() returns them (info entries last).
+_STEP_KEYS = ("obs", "reward", "terminated", "truncated")
+_INFO_KEYS = ("action_mask", "current_player")
+
+
+def import_torch():
+    """Import torch, or raise ImportError naming the ``train`` extra that provides it."""
+    try:
+        import torch
+    except ImportError as exc:
+        raise ImportError(
+            f"vecgames' torch bridge and trainers need torch; install the 'train' extra: "
+            f"{INSTALL_HINT}"
+        ) from exc
+    return torch
+
+
+def resolve_device(device: Any = "cpu") -> torch.device:
+    """A ``torch.device`` from a string or device; clear errors for bad or unavailable ones."""
+    torch = import_torch()
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError, ValueError) as exc:
+        raise ValueError(f"invalid device {device!r}: use 'cpu', 'cuda' or 'cuda:N'") from exc
+    if dev.type == "cuda":
+        if not torch.cuda.is_available():
+            raise RuntimeError(
+                f"device {device!r} requested but torch.cuda.is_available() is False; "
+                "use device='cpu'"
+            )
+        if dev.index is not None and dev.index >= torch.cuda.device_count():
+            raise ValueError(
+                f"device {device!r} requested but only {torch.cuda.device_count()} CUDA "
+                "device(s) are visible"
+            )
+    return dev
+
+
+def to_numpy_actions(actions: Any) -> np.ndarray:
+    """Actions as a numpy int64 array, from a torch tensor on any device or array-like."""
+    if hasattr(actions, "detach") and hasattr(actions, "device"):  # a torch tensor
+        if actions.dtype.is_floating_point or actions.dtype.is_complex:
+            raise TypeError(f"actions must be an integer tensor, got {actions.dtype}")
+        arr = actions.detach().to("cpu").numpy()
+    else:
+        arr = np.asarray(actions)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"actions must be integers, got dtype {arr.dtype}")
+    return np.ascontiguousarray(arr, dtype=np.int64)
+
+
+class TorchBridge:
+    """Wrap a VecEnv so ``reset``/``step`` take and return torch tensors on ``device``.
+
+    ``reset(seed)`` -> ``(obs_t, info_t)`` and ``step(actions)`` ->
+    ``(obs_t, reward_t, terminated_t, truncated_t, info_t)`` where ``info_t`` holds
+    ``"action_mask"`` (bool) and ``"current_player"`` (int32) tensors. dtypes and shapes are the
+    env's (obs float32 [B, obs_dim], reward float32 [B, P], flags bool [B]).
+    """
+
+    def __init__(self, env: Any, device: Any = "cpu"):
+        self.torch = import_torch()
+        self.env = env
+        self.device = resolve_device(device)
+        self.num_envs: int = env.num_envs
+        self._staged = self.device.type != "cpu"
+        self._host: dict[str, torch.Tensor] = {}
+        self._dev: dict[str, torch.Tensor] = {}
+        self._copied = None  # CUDA event: the last host->device copies were issued before it
+        if self._staged:
+            self._allocate(env)
+
+    # -- public API --------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
+        obs, info = self.env.reset(seed=seed)
+        out = self._publish({"obs": obs, **{k: info[k] for k in _INFO_KEYS}})
+        return out["obs"], {k: out[k] for k in _INFO_KEYS}
+
+    def step(self, actions: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor,
+                                          torch.Tensor, dict[str, torch.Tensor]]:
+        obs, reward, terminated, truncated, info = self.env.step(to_numpy_actions(actions))
+        arrays = dict(zip(_STEP_KEYS, (obs, reward, terminated, truncated), strict=True))
+        out = self._publish({**arrays, **{k: info[k] for k in _INFO_KEYS}})
+        return (*(out[k] for k in _STEP_KEYS), {k: out[k] for k in _INFO_KEYS})
+
+    # -- internals ---------------------------------------------------------------------------
+    def _allocate(self, env: Any) -> None:
+        """Pinned host + device tensors shaped like the env buffers, made once."""
+        torch = self.torch
+        b = self.num_envs
+        shapes = {
+            "obs": ((b, env.obs_dim), torch.float32),
+            "reward": ((b, env.num_players), torch.float32),
+            "terminated": ((b,), torch.bool),
+            "truncated": ((b,), torch.bool),
+            "action_mask": ((b, env.num_actions), torch.bool),
+            "current_player": ((b,), torch.int32),
+        }
+        pin = self.device.type == "cuda"
+        for key, (shape, dtype) in shapes.items():
+            self._host[key] = torch.empty(shape, dtype=dtype, pin_memory=pin)
+            self._dev[key] = torch.empty(shape, dtype=dtype, device=self.device)
+
+    def _publish(self, arrays: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
+        if not self._staged:
+            # zero copy: views of the env's buffers, valid until the env's next call
+            return {k: self.torch.from_numpy(v) for k, v in arrays.items()}
+        if self._copied is not None:
+            # the previous async copies may still read the pinned buffers we are about to fill
+            self._copied.synchronize()
+        for key, arr in arrays.items():
+            np.copyto(self._host[key].numpy(), arr)
+            self._dev[key].copy_(self._host[key], non_blocking=True)
+        if self.device.type == "cuda":
+            self._copied = self.torch.cuda.Event()
+            self._copied.record()
+        return self._dev
