@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
+from ...core.bits import popcount
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
 from ...core.validation import check_bool, check_int
@@ -42,7 +43,7 @@ from .rules import (
     step_one,
 )
 
-BLOCK = 1 << 16  # games per kernel call: bounds the scratch state, not the results
+SLOTS = 64  # game runs per kernel call, each in its own state slot (a few per thread)
 
 
 @jit
@@ -62,27 +63,73 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts):
         done = step_one(s, j, a, r)
 
 
-@jit(parallel=True)
-def _play_block(s, r, seat_policy, seed, start, n, chips, pot, rounds, decisions, end, winners,
-                opener, category, looked, record, action_counts):
-    """Play games start .. start+n-1 to the end; write per-game results at rows 0..n-1.
+# Columns of the per-slot totals (int64); win shares are counted in 1/60 pots (60 is divisible
+# by every possible number of winners), so every total is an exact integer.
+T_GAMES, T_ROUNDS, T_DECISIONS, T_END = 0, 1, 2, 3
+T_CHIPS = T_END + len(END_NAMES)
+T_CHIPS_SQ = T_CHIPS + MAX_PLAYERS
+T_WIN60 = T_CHIPS_SQ + MAX_PLAYERS
+NUM_TOTALS = T_WIN60 + MAX_PLAYERS
 
-    With ``record``, count decisions in ``action_counts[thread, round, phase, seen, action]``.
-    """
-    num_players = r.num_players
-    for j in prange(n):
-        _play_game(s, j, r, seat_policy, seed, start + j, record, action_counts)
-        t = s.table[j]
-        for q in range(num_players):
+
+@jit
+def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winners, opener,
+                 category, looked):
+    """Add the finished game in table row ``t`` to ``totals``; with ``rows`` also write row j."""
+    n = r.num_players
+    n_rounds = min(t[ROUND] + 1, r.max_rounds)
+    share60 = 60 // popcount(t[WINNERS])
+    totals[T_GAMES] += 1
+    totals[T_ROUNDS] += n_rounds
+    totals[T_DECISIONS] += t[DECISIONS]
+    totals[T_END + t[END]] += 1
+    for q in range(n):
+        c = t[PAYOUT + q] - t[PAID + q]
+        totals[T_CHIPS + q] += c
+        totals[T_CHIPS_SQ + q] += c * c
+        totals[T_WIN60 + q] += share60 * ((t[WINNERS] >> q) & 1)
+    if rows:
+        for q in range(n):
             chips[j, q] = t[PAYOUT + q] - t[PAID + q]
             category[j, q] = t[STRENGTH + q] >> 12
             looked[j, q] = (t[SEEN] >> q) & 1
         pot[j] = t[POT]
-        rounds[j] = min(t[ROUND] + 1, r.max_rounds)
+        rounds[j] = n_rounds
         decisions[j] = t[DECISIONS]
         end[j] = t[END]
         winners[j] = t[WINNERS]
         opener[j] = t[FIRST]
+
+
+@jit
+def _play_games(s, slot, r, seat_policy, seed, first_game, lo, hi, record, action_counts,
+                rows, totals, chips, pot, rounds, decisions, end, winners, opener, category,
+                looked):
+    """Play games first_game+lo .. first_game+hi-1 one after another in state slot ``slot``."""
+    t = s.table[slot]
+    for j in range(lo, hi):
+        _play_game(s, slot, r, seat_policy, seed, first_game + j, record, action_counts)
+        _record_game(t, r, j, rows, totals[slot], chips, pot, rounds, decisions, end, winners,
+                     opener, category, looked)
+
+
+@jit(parallel=True)
+def _play_all(s, r, seat_policy, seed, first_game, n, record, action_counts, rows, totals,
+              chips, pot, rounds, decisions, end, winners, opener, category, looked):
+    """Play games first_game .. first_game+n-1 to the end.
+
+    The games are split into as many runs as ``s`` has slots, each played in its own state slot
+    (which stays in cache) and totalled in its own row of ``totals``. Game g depends on
+    (seed, g) only and the totals are integers, so neither the split nor the thread count
+    changes any result. With ``record``, decisions are counted in
+    ``action_counts[thread, round, phase, seen, action]``; with ``rows``, per-game results are
+    written at row j for game first_game+j.
+    """
+    slots = s.rng.shape[0]
+    for c in prange(slots):
+        _play_games(s, c, r, seat_policy, seed, first_game, (n * c) // slots,
+                    (n * (c + 1)) // slots, record, action_counts, rows, totals, chips, pot,
+                    rounds, decisions, end, winners, opener, category, looked)
 
 
 def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
@@ -140,36 +187,29 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
 def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summary: bool,
               record: bool, first_game: int, rules: Rules) -> pd.DataFrame:
     n_players = rules.num_players
-
-    rows = min(num_games, BLOCK) if summary else num_games
+    rows = 0 if summary else num_games
     out = {
-        "chips": np.zeros((rows, n_players), np.int32),
-        "pot": np.zeros(rows, np.int32),
-        "rounds": np.zeros(rows, np.int32),
-        "decisions": np.zeros(rows, np.int32),
-        "end": np.zeros(rows, np.int8),
-        "winners": np.zeros(rows, np.int32),
-        "opener": np.zeros(rows, np.int8),
-        "category": np.zeros((rows, n_players), np.int8),
-        "looked": np.zeros((rows, n_players), np.int8),
+        "chips": np.empty((rows, n_players), np.int32),
+        "pot": np.empty(rows, np.int32),
+        "rounds": np.empty(rows, np.int32),
+        "decisions": np.empty(rows, np.int32),
+        "end": np.empty(rows, np.int8),
+        "winners": np.empty(rows, np.int32),
+        "opener": np.empty(rows, np.int8),
+        "category": np.empty((rows, n_players), np.int8),
+        "looked": np.empty((rows, n_players), np.int8),
     }
     threads = numba.config.NUMBA_NUM_THREADS
-    count_rounds = rules.max_rounds if record else 1
-    action_counts = np.zeros((threads, count_rounds, 2, 2, NUM_ACTIONS), np.int64)
-    state = new_state(min(num_games, BLOCK))
-    totals = _Totals(n_players)
-    for start in range(0, num_games, BLOCK):
-        n = min(BLOCK, num_games - start)
-        lo = 0 if summary else start
-        views = {k: v[lo:lo + n] for k, v in out.items()}
-        _play_block(state, rules, seat_policy, seed64, first_game + start, n, views["chips"],
-                    views["pot"], views["rounds"], views["decisions"], views["end"],
-                    views["winners"], views["opener"], views["category"], views["looked"],
-                    record, action_counts)
-        if summary:
-            totals.add(views)
+    action_counts = np.zeros((threads, rules.max_rounds if record else 1, 2, 2, NUM_ACTIONS),
+                             np.int64)
+    slots = min(num_games, SLOTS)
+    totals = np.zeros((slots, NUM_TOTALS), np.int64)
+    _play_all(new_state(slots), rules, seat_policy, seed64, first_game, num_games, record,
+              action_counts, not summary, totals, out["chips"], out["pot"], out["rounds"],
+              out["decisions"], out["end"], out["winners"], out["opener"], out["category"],
+              out["looked"])
     if summary:
-        df = totals.frame()
+        df = _summary_frame(totals.sum(axis=0), n_players)
     else:
         df = _games_frame(out, n_players, first_game)
     df.attrs.update(game="zhajinhua", seed=int(seed64), num_games=num_games,
@@ -196,44 +236,23 @@ def _games_frame(out: dict[str, np.ndarray], n_players: int, first_game: int) ->
     return pd.DataFrame(cols)
 
 
-class _Totals:
-    """Exact integer aggregates over blocks (so summaries are thread-count independent)."""
-
-    def __init__(self, n_players: int):
-        self.n_players = n_players
-        self.games = 0
-        self.chips = np.zeros(n_players, np.int64)
-        self.chips_sq = np.zeros(n_players, np.int64)
-        self.win_share = np.zeros(n_players, np.float64)
-        self.end = np.zeros(len(END_NAMES), np.int64)
-        self.rounds = 0
-        self.decisions = 0
-
-    def add(self, block: dict[str, np.ndarray]) -> None:
-        chips = block["chips"].astype(np.int64)
-        self.games += chips.shape[0]
-        self.chips += chips.sum(axis=0)
-        self.chips_sq += (chips * chips).sum(axis=0)
-        bits = (block["winners"][:, None] >> np.arange(self.n_players)) & 1
-        self.win_share += (bits / bits.sum(axis=1, keepdims=True)).sum(axis=0)
-        self.end += np.bincount(block["end"], minlength=len(END_NAMES))
-        self.rounds += int(block["rounds"].sum(dtype=np.int64))
-        self.decisions += int(block["decisions"].sum(dtype=np.int64))
-
-    def frame(self) -> pd.DataFrame:
-        g = self.games
-        mean = self.chips / g
-        var = np.maximum(self.chips_sq / g - mean * mean, 0.0)
-        df = pd.DataFrame({
-            "seat": np.arange(self.n_players),
-            "games": g,
-            "mean_chips": mean,
-            "std_chips": np.sqrt(var),
-            "win_share": self.win_share / g,
-        })
-        df.attrs.update(end_counts=dict(zip(END_NAMES[1:], self.end[1:].tolist(), strict=True)),
-                        mean_rounds=self.rounds / g, mean_decisions=self.decisions / g)
-        return df
+def _summary_frame(totals: np.ndarray, n_players: int) -> pd.DataFrame:
+    games = int(totals[T_GAMES])
+    seats = slice(0, n_players)
+    mean = totals[T_CHIPS:T_CHIPS + MAX_PLAYERS][seats] / games
+    mean_sq = totals[T_CHIPS_SQ:T_CHIPS_SQ + MAX_PLAYERS][seats] / games
+    df = pd.DataFrame({
+        "seat": np.arange(n_players),
+        "games": games,
+        "mean_chips": mean,
+        "std_chips": np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)),
+        "win_share": totals[T_WIN60:T_WIN60 + MAX_PLAYERS][seats] / (60 * games),
+    })
+    ends = totals[T_END:T_END + len(END_NAMES)].tolist()
+    df.attrs.update(end_counts=dict(zip(END_NAMES[1:], ends[1:], strict=True)),
+                    mean_rounds=totals[T_ROUNDS] / games,
+                    mean_decisions=totals[T_DECISIONS] / games)
+    return df
 
 
 assert MAX_PLAYERS <= 8  # category/looked/opener fit int8
