@@ -149,8 +149,7 @@ def end_table(df: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame({"end": names, "games": games, "share": games / max(len(df), 1),
                         "mean_pot": mean("pot"), "mean_rounds": mean("rounds"),
                         "mean_decisions": mean("decisions")})
-    # "running" is the kernels' state for unfinished games; finished games never show it.
-    return out[(out["end"] != "running") | (out["games"] > 0)].reset_index(drop=True)
+    return out
 
 
 def distribution_table(df: pd.DataFrame,
@@ -272,13 +271,9 @@ def md_table(df: pd.DataFrame, pct: Iterable[str] = (), signed: Iterable[str] = 
 
 
 def _rules_text(rules: Mapping[str, Any]) -> str:
-    """Rule options as the user spells them (the kernels' form is translated back)."""
+    """Rule options as the user passes them (``first_player=None`` shown as random)."""
     r = dict(rules)
-    if "a23_second" in r:
-        r["a23"] = "second" if r.pop("a23_second") else "lowest"
-    if "special_235" in r:
-        r["special_235"] = bool(r["special_235"])
-    if r.get("first_player", None) in (-1, None):
+    if r.get("first_player") is None:
         r["first_player"] = "random"
     return ", ".join(f"{k}={v}" for k, v in r.items())
 

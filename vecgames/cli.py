@@ -34,7 +34,7 @@ RULE_FLAGS: dict[str, str] = {
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
-    "num_games": "--games", "policy": "--policy", "seed": "--seed"}
+    "num_games": "--games", "policy": "--policy", "seed": "--seed", "num_threads": "--threads"}
 
 
 class CLIError(Exception):
@@ -101,20 +101,6 @@ def _flagged(exc: Exception) -> str:
     return msg
 
 
-def _set_threads(threads: int | None) -> int | None:
-    """Apply --threads; returns the previous count to restore (None if unchanged)."""
-    if threads is None:
-        return None
-    import numba
-
-    limit = numba.config.NUMBA_NUM_THREADS
-    if not 1 <= threads <= limit:
-        raise CLIError(f"argument --threads: must be in [1, {limit}], got {threads}")
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    return previous
-
-
 def _seat_summary(df: Any, summary: bool) -> Any:
     """Per-seat mean chips, std and win share, from a summary or a per-game frame."""
     if summary:
@@ -141,7 +127,7 @@ def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: f
     print(table.to_string(index=False, formatters={
         "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
         "win_share": "{:.4f}".format}))
-    ends = {k: v for k, v in _end_counts(df, args.summary).items() if k != "running"}
+    ends = _end_counts(df, args.summary)
     total = max(sum(ends.values()), 1)
     print("decided by: " + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in ends.items()))
     print(f"simulated {args.games:,} games in {elapsed:.2f} s "
@@ -159,8 +145,7 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
     options = _rule_options(args)
     kwargs = dict(policy=_policy(args.policy), seed=args.seed, summary=args.summary,
-                  record_actions=bool(args.report), **options)
-    previous = _set_threads(args.threads)
+                  record_actions=bool(args.report), num_threads=args.threads, **options)
     try:  # the library checks every option before a kernel runs: its errors are usage errors
         t0 = time.perf_counter()
         simulate(args.game, 1, **kwargs)  # compiles or loads the cached kernels
@@ -169,11 +154,6 @@ def _simulate(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
         raise CLIError(_flagged(exc)) from None
-    finally:
-        if previous is not None:
-            import numba
-
-            numba.set_num_threads(previous)
     _print_summary(args, df, t1 - t0, elapsed)
     if args.csv:
         df.to_csv(args.csv, index=False)
