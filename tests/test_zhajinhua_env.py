@@ -79,6 +79,33 @@ def assert_obs_equal(got: np.ndarray, want: np.ndarray, where: str) -> None:
                            f"env {got[bad[:10]].tolist()} ref {want[bad[:10]].tolist()}")
 
 
+# rank patterns (0..12 = 2..A) that make ties, 2-3-5 against 豹子 and both A-2-3 rankings common
+TIE_PATTERNS = [(0, 1, 3), (12, 1, 0), (12, 11, 10), (11, 10, 9), (2, 1, 0), (5, 5, 9),
+                (7, 4, 2), (9, 9, 9), (12, 12, 12), (0, 0, 0), (3, 5, 9)]
+
+
+def rigged_hands(rng: np.random.Generator, n: int) -> np.ndarray:
+    """A deal where seats share a few rank patterns (suits random, cards distinct)."""
+    patterns = rng.choice(len(TIE_PATTERNS), size=rng.integers(1, 4))
+    free = set(range(52))
+    hands = np.zeros((n, 3), np.int8)
+    for p in range(n):
+        ranks = TIE_PATTERNS[rng.choice(patterns)]
+        for k, r in enumerate(ranks):
+            options = sorted(c for c in free if c >> 2 == r) or sorted(free)
+            hands[p, k] = rng.choice(options)
+            free.discard(int(hands[p, k]))
+    return hands
+
+
+def rig_deal(env, i: int, hands: np.ndarray, a23: str) -> None:
+    """Replace env i's fresh deal (no decision taken yet) by ``hands``."""
+    n = hands.shape[0]
+    assert field(env.state, "decisions")[i] == 0
+    env.state.deck[i, :3 * n] = hands.ravel()
+    field(env.state, "strength")[i, :n] = evaluate_3(hands, a23=a23)
+
+
 def pick_actions(rng: np.random.Generator, mask: np.ndarray, illegal_p: float,
                  bet_bias: float) -> np.ndarray:
     """Random legal actions, sometimes the smallest legal bet, sometimes anything 0..14."""
@@ -161,17 +188,25 @@ def rule_options(draw) -> dict:
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(opts=rule_options(), seed=st.integers(0, 2**64 - 1), play_seed=st.integers(0, 2**32),
-       illegal_p=st.sampled_from([0.0, 0.03, 0.15]), bet_bias=st.sampled_from([0.0, 0.5, 0.9]))
-def test_env_matches_reference(opts, seed, play_seed, illegal_p, bet_bias):
+       illegal_p=st.sampled_from([0.0, 0.03, 0.15]), bet_bias=st.sampled_from([0.0, 0.5, 0.9]),
+       rigged=st.booleans())
+def test_env_matches_reference(opts, seed, play_seed, illegal_p, bet_bias, rigged):
+    """With ``rigged``, every deal is replaced by one from ``rigged_hands`` (ties, 2-3-5 and
+    豹子 at the same table, split pots with odd chips); a fresh deal's observation shows no
+    cards, so the env's outputs of the terminal step stay valid."""
     num_envs = 3
+    n = opts["num_players"]
     env = vecgames.make("zhajinhua", num_envs=num_envs, seed=seed, **opts)
     obs, info = env.reset()
+    rng = np.random.default_rng(play_seed)
+    if rigged:
+        for i in range(num_envs):
+            rig_deal(env, i, rigged_hands(rng, n), opts["a23"])
     games = [game_from_env(env, i, opts) for i in range(num_envs)]
     for i, g in enumerate(games):
         assert_obs_equal(obs[i], g.observation(), f"reset env {i}")
         np.testing.assert_array_equal(info["action_mask"][i], g.legal_mask())
         assert info["current_player"][i] == g.player
-    rng = np.random.default_rng(play_seed)
     for step in range(120):
         actions = pick_actions(rng, info["action_mask"], illegal_p, bet_bias)
         obs, reward, terminated, truncated, info = env.step(actions)
@@ -184,6 +219,8 @@ def test_env_matches_reference(opts, seed, play_seed, illegal_p, bet_bias):
                                           err_msg=where)
             assert terminated[i] == res.done, where
             if res.done:
+                if rigged:
+                    rig_deal(env, i, rigged_hands(rng, n), opts["a23"])
                 games[i] = game_from_env(env, i, opts)
             else:
                 assert_state_matches(env, i, games[i])
@@ -643,3 +680,30 @@ def test_heuristic_beats_random():
     chips = df["chips_0"].to_numpy(np.float64)
     mean, se = chips.mean(), chips.std(ddof=1) / np.sqrt(chips.size)
     assert mean - 1.96 * se > 0, (mean, se)
+
+
+def test_simulate_summary_and_action_counts_match_games():
+    opts = {"num_players": 3, "max_rounds": 4, "no_compare_rounds": 0}
+    policy = ["random", "uniform", "heuristic"]
+    games = vecgames.simulate("zhajinhua", 4000, policy=policy, seed=6, record_actions=True,
+                              **opts)
+    summary = vecgames.simulate("zhajinhua", 4000, policy=policy, seed=6, summary=True, **opts)
+    one_thread = vecgames.simulate("zhajinhua", 4000, policy=policy, seed=6, summary=True,
+                                   num_threads=1, **opts)
+    pd.testing.assert_frame_equal(summary, one_thread)
+    assert summary.attrs["end_counts"] == one_thread.attrs["end_counts"]
+    chips = games[[f"chips_{p}" for p in range(3)]].to_numpy()
+    np.testing.assert_allclose(summary["mean_chips"], chips.mean(axis=0))
+    np.testing.assert_allclose(summary["std_chips"], chips.std(axis=0))
+    bits = (games["winners"].to_numpy()[:, None] >> np.arange(3)) & 1
+    np.testing.assert_allclose(summary["win_share"],
+                               (bits / bits.sum(axis=1, keepdims=True)).mean(axis=0))
+    ends = games["end"].value_counts()
+    assert summary.attrs["end_counts"] == {k: int(ends.get(k, 0)) for k in
+                                           ("fold", "compare", "showdown", "illegal")}
+    assert summary.attrs["mean_decisions"] == pytest.approx(games["decisions"].mean())
+    counts = games.attrs["action_counts"]
+    assert counts.shape == (4, 2, 2, 15) and counts.sum() == games["decisions"].sum()
+    # a look while seen is illegal and puts the seat out: at most once per seat and game
+    assert counts[:, 0, 1, 1].sum() <= 3 * len(games)
+    assert counts[0].sum() > counts[-1].sum() > 0

@@ -12,6 +12,9 @@ rewards with ``terminated`` (or ``truncated``) set, while ``obs``, ``action_mask
 ``current_player`` already describe the first decision of the next game in that env. Anything a
 game charges when it is dealt (an ante, say) is part of the reward of that game's first step.
 
+``reset()`` deals new games in every env: games still running are abandoned, so the rewards
+already reported for them do not sum to zero.
+
 The returned arrays are the env's own buffers, reused by the next call (no allocation per step,
 and the torch bridge can wrap them without a copy): copy what you want to keep.
 

@@ -75,7 +75,6 @@ def _step_kernel(s, r, actions, obs, reward, terminated, mask, current):
     for i in prange(s.rng.shape[0]):
         terminated[i] = _step_env(s, i, r, actions[i], reward[i])
         _publish(s, i, r, obs, mask, current)
-        _publish(s, i, r, obs, mask, current)
 
 
 class ZhaJinHuaEnv(VecEnv):
