@@ -72,7 +72,7 @@ def heuristic(s, i, r):
     return call
 
 
-@jit
+@jit(inline=True)
 def policy_action(policy, s, i, r):
     """Dispatch on a policy id (RANDOM, UNIFORM, HEURISTIC)."""
     if policy == RANDOM:

@@ -246,7 +246,7 @@ def _showdown(t, r):
     t[END] = END_SHOWDOWN
 
 
-@jit
+@jit(inline=True)
 def step_one(s, i, a, r):
     """Apply action ``a`` of the player to act in env i. Returns True when the game ended."""
     t = s.table[i]
