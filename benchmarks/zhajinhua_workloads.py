@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 import vecgames
-from vecgames.core.bits import pick_set_bit16
+from vecgames.core.bits import pick_set_bit
 from vecgames.core.jit import jit
 from vecgames.core.rng import next_u64, seed_streams
 
@@ -27,7 +27,7 @@ def sample_legal(mask, rng, out):
         bits = 0
         for a in range(mask.shape[1]):
             bits |= np.int64(mask[i, a]) << a
-        out[i] = pick_set_bit16(bits, next_u64(rng, i))
+        out[i] = pick_set_bit(bits, next_u64(rng, i))
 
 
 class EnvStepper:

@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vecgames import format_cards, make, parse_cards
-from vecgames.core.bits import kth_set_bit, kth_set_bit16, lowest_bit, popcount
+from vecgames.core.bits import kth_set_bit, kth_set_bit_bytes, lowest_bit, pick_set_bit, popcount
 from vecgames.core.deal import deal_prefix
 from vecgames.core.rng import below, check_seed, next_u64, seed_streams
 
@@ -87,8 +87,8 @@ def test_bit_helpers_match_python(x):
     assert lowest_bit(x) == bits[0]
     for k, b in enumerate(bits):
         assert kth_set_bit(x, k) == b
-        if x < 2**16:
-            assert kth_set_bit16(x, k) == b
+        assert kth_set_bit_bytes(x, k) == b
+    assert (x >> pick_set_bit(x, np.uint64(12345))) & 1
 
 
 def test_deal_is_a_uniform_prefix_of_a_permutation():

@@ -1,27 +1,49 @@
-"""Bit tricks for legal-action and player sets kept as integer bitmasks."""
+"""Bit tricks for legal-action and player sets kept as integer bitmasks.
+
+``popcount`` is LLVM's ``ctpop`` (one instruction where the CPU has it). ``kth_set_bit`` uses
+the BMI2 ``pdep`` instruction when the host has it (x86 since 2013): depositing the bit 1 << k
+into the set bits of x lands on the k-th of them, so a uniform pick among the legal actions is
+three instructions. Elsewhere it walks bytes with small tables (``kth_set_bit_bytes``).
+"""
 
 from __future__ import annotations
 
+import llvmlite.binding as llvm
 import numpy as np
+from llvmlite import ir
+from numba import types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from .jit import jit
 from .rng import below
 
-_C1 = np.int64(0x5555555555555555)
-_C2 = np.int64(0x3333333333333333)
-_C4 = np.int64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.int64(0x0101010101010101)
+HAS_BMI2: bool = "bmi2" in llvm.get_host_cpu_features().flatten()
+
+
+@intrinsic
+def _ctpop64(typingctx, x):
+    def codegen(context, builder, signature, args):
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [ir.IntType(64)])
+        return builder.call(fn, args)
+
+    return types.int64(types.int64), codegen
+
+
+@intrinsic
+def _pdep64(typingctx, src, mask):
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return types.int64(types.int64, types.int64), codegen
 
 
 @jit
 def popcount(x):
-    """Number of set bits of a non-negative int64 (< 2**62)."""
-    x = np.int64(x)
-    x = x - ((x >> 1) & _C1)
-    x = (x & _C2) + ((x >> 2) & _C2)
-    x = (x + (x >> 4)) & _C4
-    return (x * _H01) >> 56
+    """Number of set bits of a non-negative int64."""
+    return _ctpop64(np.int64(x))
 
 
 @jit
@@ -43,12 +65,10 @@ POP8, KTH8 = _byte_tables()
 
 
 @jit
-def kth_set_bit(x, k):
-    """Index of the k-th (0-based, from the lowest) set bit of x (k < popcount(x)).
-
-    Walks bytes with small tables instead of clearing k bits one by one: the loop count of the
-    latter is random, and its mispredicted exit cost more than the rest of a decision.
-    """
+def kth_set_bit_bytes(x, k):
+    """Index of the k-th (0-based, from the lowest) set bit of x (k < popcount(x)), walking
+    bytes with small tables (clearing k bits one by one has a random loop count, and its
+    mispredicted exit cost more than the rest of a decision)."""
     x = np.int64(x)
     base = 0
     while True:
@@ -62,17 +82,15 @@ def kth_set_bit(x, k):
 
 
 @jit
-def kth_set_bit16(x, k):
-    """:func:`kth_set_bit` for x < 2**16, without branches (which byte holds the bit is as
-    random as the pick, so a branch on it mispredicts half the time)."""
-    low = x & 255
-    c = POP8[low]
-    high = np.int64(k >= c)
-    byte = (x >> (8 * high)) & 255
-    return 8 * high + KTH8[byte, k - c * high]
+def _kth_set_bit_pdep(x, k):
+    return np.int64(trailing_zeros(_pdep64(np.int64(1) << k, np.int64(x))))
+
+
+kth_set_bit = _kth_set_bit_pdep if HAS_BMI2 else kth_set_bit_bytes
+kth_set_bit.__doc__ = "Index of the k-th (0-based, from the lowest) set bit of x."
 
 
 @jit
-def pick_set_bit16(x, bits32):
-    """A uniformly chosen set bit of non-zero x < 2**16, from 32 random bits."""
-    return kth_set_bit16(x, below(bits32, POP8[x & 255] + POP8[(x >> 8) & 255]))
+def pick_set_bit(x, bits32):
+    """A uniformly chosen set bit of non-zero x, from 32 random bits."""
+    return kth_set_bit(x, below(bits32, popcount(x)))

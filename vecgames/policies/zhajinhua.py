@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core.bits import lowest_bit, pick_set_bit16
+from ..core.bits import lowest_bit, pick_set_bit
 from ..core.jit import jit
 from ..core.rng import below, next_u64
 from ..games.zhajinhua.rules import (
@@ -38,7 +38,7 @@ _KING = 11
 
 @jit
 def random_legal(s, i, r):
-    return pick_set_bit16(legal_bits(s, i, r), next_u64(s.rng, i))
+    return pick_set_bit(legal_bits(s, i, r), next_u64(s.rng, i))
 
 
 @jit
