@@ -9,6 +9,7 @@ three instructions. Elsewhere it walks bytes with small tables (``kth_set_bit_by
 from __future__ import annotations
 
 import llvmlite.binding as llvm
+import numba
 import numpy as np
 from llvmlite import ir
 from numba import types
@@ -18,7 +19,9 @@ from numba.extending import intrinsic
 from .jit import jit
 from .rng import below
 
-HAS_BMI2: bool = "bmi2" in llvm.get_host_cpu_features().flatten()
+# Only when Numba compiles for this host (NUMBA_CPU_NAME unset): a generic target lacks BMI2.
+HAS_BMI2: bool = (numba.config.CPU_NAME is None
+                  and "bmi2" in llvm.get_host_cpu_features().flatten())
 
 
 @intrinsic
