@@ -2,6 +2,7 @@
 
 import itertools
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 from vecgames import format_cards, make, parse_cards
 from vecgames.core.bits import kth_set_bit, kth_set_bit_bytes, lowest_bit, pick_set_bit, popcount
-from vecgames.core.deal import deal_prefix
+from vecgames.core.deal import deal_batch, deal_prefix
 from vecgames.core.rng import below, check_seed, next_u64, seed_streams
 
 
@@ -112,3 +113,28 @@ def test_deal_is_a_uniform_prefix_of_a_permutation():
 def test_make_rejects_unknown_game():
     with pytest.raises(ValueError, match="unknown game 'poker'"):
         make("poker")
+
+
+def test_deal_batch_is_reproducible_and_split_independent():
+    numba.set_num_threads(1)
+    one = deal_batch(1000, 7, seed=5)
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    two = deal_batch(1000, 7, seed=5)
+    assert one.shape == (1000, 7) and one.dtype == np.int8
+    assert np.array_equal(one, two)
+    assert np.array_equal(deal_batch(400, 7, seed=5, first_deal=600), one[600:])
+    assert not np.array_equal(deal_batch(1000, 7, seed=6), one)
+    assert all(len(set(row.tolist())) == 7 for row in one)
+    counts = np.bincount(one.ravel(), minlength=52)
+    expected = 7000 / 52
+    assert ((counts - expected) ** 2 / expected).sum() < 90.0  # 51 dof, 0.1% tail about 87
+
+
+@pytest.mark.parametrize("kwargs, fragment", [
+    ({"num_deals": -1, "num_cards": 5}, "num_deals"),
+    ({"num_deals": 3, "num_cards": 53}, "num_cards"),
+    ({"num_deals": 3, "num_cards": 5, "seed": -2}, "seed"),
+])
+def test_deal_batch_rejects_bad_arguments(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        deal_batch(**kwargs)
