@@ -138,3 +138,8 @@ def test_deal_batch_is_reproducible_and_split_independent():
 def test_deal_batch_rejects_bad_arguments(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         deal_batch(**kwargs)
+
+
+def test_format_card_rejects_non_integers():
+    with pytest.raises(TypeError, match="card id"):
+        format_cards([1.7])

@@ -45,6 +45,8 @@ def resolve_device(device: Any = "cpu") -> torch.device:
         dev = torch.device(device)
     except (RuntimeError, TypeError, ValueError) as exc:
         raise ValueError(f"invalid device {device!r}: use 'cpu', 'cuda' or 'cuda:N'") from exc
+    if dev.type not in ("cpu", "cuda"):
+        raise ValueError(f"device {device!r}: the bridge supports 'cpu' and 'cuda' devices")
     if dev.type == "cuda":
         if not torch.cuda.is_available():
             raise RuntimeError(

@@ -21,7 +21,7 @@ from .rng import below
 
 # Only when Numba compiles for this host (NUMBA_CPU_NAME unset): a generic target lacks BMI2.
 HAS_BMI2: bool = (numba.config.CPU_NAME is None
-                  and "bmi2" in llvm.get_host_cpu_features().flatten())
+                  and bool(llvm.get_host_cpu_features().get("bmi2", False)))
 
 
 @intrinsic
@@ -89,8 +89,8 @@ def _kth_set_bit_pdep(x, k):
     return np.int64(trailing_zeros(_pdep64(np.int64(1) << k, np.int64(x))))
 
 
+# Index of the k-th (0-based, from the lowest) set bit of x.
 kth_set_bit = _kth_set_bit_pdep if HAS_BMI2 else kth_set_bit_bytes
-kth_set_bit.__doc__ = "Index of the k-th (0-based, from the lowest) set bit of x."
 
 
 @jit

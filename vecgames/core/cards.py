@@ -10,6 +10,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from .validation import check_int
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 NUM_CARDS = 52
@@ -55,9 +57,7 @@ def parse_cards(text: str) -> np.ndarray:
 
 
 def format_card(card: int) -> str:
-    card = int(card)
-    if not 0 <= card < NUM_CARDS:
-        raise ValueError(f"card id must be in [0, 52), got {card}")
+    card = check_int(card, "card id", 0, NUM_CARDS - 1)
     return RANKS[card >> 2] + SUITS[card & 3]
 
 

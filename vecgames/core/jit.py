@@ -10,7 +10,7 @@ import os
 
 from numba import njit
 
-CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "0") in ("", "0")
+CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "").strip().lower() in ("", "0", "false", "no")
 
 
 def jit(fn=None, *, parallel: bool = False, inline: bool = False):

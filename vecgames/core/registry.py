@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from .vec_env import VecEnv
+
+if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
 
 # name -> (module, env class); modules are imported on first use so import stays fast.
 GAMES: dict[str, tuple[str, str]] = {
@@ -29,5 +30,10 @@ def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
 
 def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
              **options: Any) -> pd.DataFrame:
-    """Play ``num_games`` whole games of ``name`` inside the kernels; see the game's simulate."""
+    """Play ``num_games`` whole games of ``name`` inside the kernels.
+
+    Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
+    ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
+    ``vecgames.games.<name>.simulate``.
+    """
     return _module(name).simulate(num_games, policy=policy, seed=seed, **options)

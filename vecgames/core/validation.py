@@ -27,7 +27,7 @@ def check_bool(value: Any, name: str) -> bool:
 
 
 def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
-    if value not in choices:
+    if not isinstance(value, (str, int)) or value not in choices:
         raise ValueError(f"{name} must be one of {tuple(choices)}, got {value!r}")
     return value
 

@@ -86,6 +86,9 @@ class VecEnv:
         return self._current
 
     def _check_index(self, i: int) -> int:
+        """Validate an env index for the per-env views (render, legal_actions)."""
+        if not self._started:
+            raise RuntimeError("call reset() before inspecting an env")
         return check_int(i, "i", 0, self.num_envs - 1)
 
     # -- what a game supplies ----------------------------------------------------------------

@@ -3,8 +3,8 @@
 - ``random``: uniform over the legal actions of the current phase.
 - ``uniform``: uniform over all 15 actions, the seed's 完全随机策略; illegal picks eliminate.
 - ``heuristic``: looks at once, then plays by hand strength: folds weak high cards, calls
-  (bets the minimum) with middling hands, compares with strong hands once allowed and raises
-  with a flush or better.
+  (bets the minimum) with middling hands; with strong hands compares from round 2 (or once
+  allowed, if later) and until then bets one step above the minimum with a flush or better.
 """
 
 from __future__ import annotations

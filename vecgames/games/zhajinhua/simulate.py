@@ -63,8 +63,9 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts):
         done = step_one(s, j, a, r)
 
 
-# Columns of the per-slot totals (int64); win shares are counted in 1/60 pots (60 is divisible
-# by every possible number of winners), so every total is an exact integer.
+# Columns of the per-slot totals (float64: a sum of squared chips overflows int64 within a few
+# million games at a large ante). Counts and sums stay exact integers below 2**53, and win
+# shares are counted in 1/60 pots (60 is divisible by every possible number of winners).
 T_GAMES, T_ROUNDS, T_DECISIONS, T_END = 0, 1, 2, 3
 T_CHIPS = T_END + len(END_NAMES)
 T_CHIPS_SQ = T_CHIPS + MAX_PLAYERS
@@ -86,7 +87,7 @@ def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winn
     for q in range(n):
         c = t[PAYOUT + q] - t[PAID + q]
         totals[T_CHIPS + q] += c
-        totals[T_CHIPS_SQ + q] += c * c
+        totals[T_CHIPS_SQ + q] += np.float64(c) * c
         totals[T_WIN60 + q] += share60 * ((t[WINNERS] >> q) & 1)
     if rows:
         for q in range(n):
@@ -120,8 +121,8 @@ def _play_all(s, r, seat_policy, seed, first_game, n, record, action_counts, row
 
     The games are split into as many runs as ``s`` has slots, each played in its own state slot
     (which stays in cache) and totalled in its own row of ``totals``. Game g depends on
-    (seed, g) only and the totals are integers, so neither the split nor the thread count
-    changes any result. With ``record``, decisions are counted in
+    (seed, g) only and which run plays it depends on n alone, so the thread count changes no
+    result. With ``record``, decisions are counted in
     ``action_counts[thread, round, phase, seen, action]``; with ``rows``, per-game results are
     written at row j for game first_game+j.
     """
@@ -134,7 +135,13 @@ def _play_all(s, r, seat_policy, seed, first_game, n, record, action_counts, row
 
 def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
     """A policy name for every seat, or one list entry per seat, as kernel policy ids."""
-    names = [policy] * num_players if isinstance(policy, str) else list(policy)
+    if isinstance(policy, str):
+        names = [policy] * num_players
+    elif isinstance(policy, Sequence) or isinstance(policy, np.ndarray):
+        names = list(policy)
+    else:
+        raise TypeError(f"policy must be a policy name or a list of names, one per seat, "
+                        f"got {type(policy).__name__}")
     if len(names) != num_players:
         raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
                          f"got {len(names)}")
@@ -203,7 +210,7 @@ def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summar
     action_counts = np.zeros((threads, rules.max_rounds if record else 1, 2, 2, NUM_ACTIONS),
                              np.int64)
     slots = min(num_games, SLOTS)
-    totals = np.zeros((slots, NUM_TOTALS), np.int64)
+    totals = np.zeros((slots, NUM_TOTALS), np.float64)
     _play_all(new_state(slots), rules, seat_policy, seed64, first_game, num_games, record,
               action_counts, not summary, totals, out["chips"], out["pot"], out["rounds"],
               out["decisions"], out["end"], out["winners"], out["opener"], out["category"],
@@ -248,7 +255,7 @@ def _summary_frame(totals: np.ndarray, n_players: int) -> pd.DataFrame:
         "std_chips": np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)),
         "win_share": totals[T_WIN60:T_WIN60 + MAX_PLAYERS][seats] / (60 * games),
     })
-    ends = totals[T_END:T_END + len(END_NAMES)].tolist()
+    ends = [int(e) for e in totals[T_END:T_END + len(END_NAMES)]]
     df.attrs.update(end_counts=dict(zip(END_NAMES[1:], ends[1:], strict=True)),
                     mean_rounds=totals[T_ROUNDS] / games,
                     mean_decisions=totals[T_DECISIONS] / games)
