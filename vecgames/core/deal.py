@@ -35,16 +35,26 @@ def deal_prefix(deck, rng, i, n):
             deck[j] = tmp
 
 
+DEAL_RUNS = 64  # deals are split into this many runs, each shuffling its own scratch deck
+
+
 @jit
-def _deal_one(decks, rng, j, seed, index, n):
-    seed_stream(rng, j, seed, index)
-    deal_prefix(decks[j], rng, j, n)
+def _deal_run(decks, rng, c, seed, first, lo, hi, out):
+    """Deals lo .. hi-1 one after another in scratch row c; deal d is stream first + d."""
+    n = out.shape[1]
+    for d in range(lo, hi):
+        seed_stream(rng, c, seed, first + d)
+        deal_prefix(decks[c], rng, c, n)
+        for k in range(n):
+            out[d, k] = decks[c, k]
 
 
 @jit(parallel=True)
-def _deal_kernel(decks, rng, seed, first, n):
-    for j in prange(decks.shape[0]):
-        _deal_one(decks, rng, j, seed, first + j, n)
+def _deal_kernel(decks, rng, seed, first, out):
+    runs = decks.shape[0]
+    total = out.shape[0]
+    for c in prange(runs):
+        _deal_run(decks, rng, c, seed, first, (total * c) // runs, (total * (c + 1)) // runs, out)
 
 
 def deal_batch(num_deals: int, num_cards: int, seed: int = 0, first_deal: int = 0) -> np.ndarray:
@@ -56,7 +66,9 @@ def deal_batch(num_deals: int, num_cards: int, seed: int = 0, first_deal: int = 
     num_deals = check_int(num_deals, "num_deals", 0, 2**40)
     num_cards = check_int(num_cards, "num_cards", 0, NUM_CARDS)
     first_deal = check_int(first_deal, "first_deal", 0, 2**62)
-    decks = np.empty((num_deals, NUM_CARDS), np.int8)
-    rng = np.empty(num_deals, np.uint64)
-    _deal_kernel(decks, rng, check_seed(seed), first_deal, num_cards)
-    return np.ascontiguousarray(decks[:, :num_cards])
+    seed64 = check_seed(seed)
+    out = np.empty((num_deals, num_cards), np.int8)
+    runs = max(1, min(num_deals, DEAL_RUNS))
+    _deal_kernel(np.empty((runs, NUM_CARDS), np.int8), np.empty(runs, np.uint64), seed64,
+                 first_deal, out)
+    return out
