@@ -94,7 +94,7 @@ class ZhaJinHuaEnv(VecEnv):
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0, **options: Any):
         self.rules: Rules = make_rules(**options)
         super().__init__(num_envs, self.rules.num_players, seed, env_offset)
-        self.state: State = new_state(self.num_envs)._replace(rng=self._rng)
+        self.state: State = new_state(self.num_envs, rng=self._rng)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)

@@ -126,11 +126,12 @@ class State(NamedTuple):
     rng: np.ndarray  # uint64 [B]
 
 
-def new_state(num_envs: int) -> State:
+def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
+    """A zeroed batch; ``rng`` (uint64 [num_envs]) is used as the streams if given."""
     return State(
         table=np.zeros((num_envs, NUM_FIELDS), np.int32),
         deck=np.zeros((num_envs, 52), np.int8),
-        rng=np.zeros(num_envs, np.uint64),
+        rng=np.zeros(num_envs, np.uint64) if rng is None else rng,
     )
 
 

@@ -54,7 +54,7 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts, fast_ran
     t = s.table[j]
     last_round = action_counts.shape[1] - 1
     done = False
-    if fast_random:  # every seat random, nothing recorded: no dispatch (8% of a game's time)
+    if fast_random:  # every seat random, nothing recorded: no dispatch (2-4% of a game's time)
         while not done:
             done = step_one(s, j, random_legal(s, j, r), r)
     while not done:
@@ -92,11 +92,11 @@ def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winn
         totals[T_CHIPS + q] += c
         totals[T_CHIPS_SQ + q] += np.float64(c) * c
         totals[T_WIN60 + q] += share60 * ((t[WINNERS] >> q) & 1)
-    if rows:
-        for q in range(n):
-            chips[j, q] = t[PAYOUT + q] - t[PAID + q]
+        if rows:
+            chips[j, q] = c
             category[j, q] = t[STRENGTH + q] >> 12
             looked[j, q] = (t[SEEN] >> q) & 1
+    if rows:
         pot[j] = t[POT]
         rounds[j] = n_rounds
         decisions[j] = t[DECISIONS]
@@ -144,7 +144,7 @@ def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarra
     """A policy name for every seat, or one list entry per seat, as kernel policy ids."""
     if isinstance(policy, str):
         names = [policy] * num_players
-    elif isinstance(policy, Sequence) or isinstance(policy, np.ndarray):
+    elif isinstance(policy, (Sequence, np.ndarray)):
         names = list(policy)
     else:
         raise TypeError(f"policy must be a policy name or a list of names, one per seat, "
