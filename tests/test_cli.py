@@ -87,3 +87,22 @@ def test_train_without_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "training.zhajinhua", None)  # import raises ImportError
     assert main(["train", "zhajinhua"]) == 1
     assert TRAIN_HINT in capsys.readouterr().err
+
+
+def test_equity_exact_and_sampled(capsys):
+    assert main(["equity", "AhKh", "QsQd", "--board", "2c7d9h"]) == 0
+    out = capsys.readouterr().out
+    assert "exact: 990 deals" in out and "28.283%" in out
+    assert main(["equity", "QQ+,AKs", "random", "--samples", "1e5", "--seed", "4"]) == 0
+    assert "monte carlo: 100,000 deals" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, match", [
+    (["AhKh", "AhQd"], "sharing a card"),
+    (["AhKh", "QsQx"], "hand 1"),
+    (["AhKh", "QQ", "--samples", "0.5"], "--samples"),
+    (["AhKh", "QQ", "--threads", "0"], "--threads"),
+])
+def test_equity_errors_exit_2(args, match, capsys):
+    assert main(["equity", *args]) == 2
+    assert match in capsys.readouterr().err

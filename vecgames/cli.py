@@ -2,6 +2,8 @@
 
     vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
     vecgames train zhajinhua [trainer args...]
+    vecgames equity AhKh QsQd --board 2c7d9h
+    vecgames equity "QQ+,AKs" random --samples 1e7
     vecgames --version
 
 Library errors (bad option values) print ``vecgames: error: ...`` and exit with code 2.
@@ -49,12 +51,57 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
+    _add_equity(sub.add_parser("equity", help="Hold'em equity of hands or ranges"))
     train = sub.add_parser("train", help="train a policy (needs the train extra)",
                            add_help=False)
     train.add_argument("game", choices=sorted(GAMES))
     train.add_argument("args", nargs=argparse.REMAINDER,
                        help="arguments passed on to training.<game>.main")
     return parser
+
+
+def _add_equity(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hands", nargs="+", metavar="HAND",
+                   help="2..10 hands: exact cards (AhKh) or ranges ('QQ+,AKs', random)")
+    p.add_argument("--board", default="", help="0..5 board cards, e.g. 2c7d9h")
+    p.add_argument("--dead", default="", help="cards out of play")
+    p.add_argument("--samples", type=float,
+                   help="Monte Carlo deals (default: exact when feasible, else 1e6)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+
+
+def _equity(args: argparse.Namespace) -> int:
+    from .poker.equity import equity
+
+    if args.samples is not None and not (args.samples.is_integer() and args.samples >= 1):
+        raise CLIError(f"argument --samples: must be a whole number >= 1, got {args.samples:g}")
+    import numba
+
+    threads_before = numba.get_num_threads()
+    if args.threads is not None:
+        if not 1 <= args.threads <= numba.config.NUMBA_NUM_THREADS:
+            raise CLIError(f"argument --threads: must be in 1..{numba.config.NUMBA_NUM_THREADS}")
+        numba.set_num_threads(args.threads)
+    start = time.perf_counter()
+    try:
+        result = equity(args.hands, board=args.board, dead=args.dead,
+                        samples=None if args.samples is None else int(args.samples),
+                        seed=args.seed)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(str(exc)) from None
+    finally:
+        numba.set_num_threads(threads_before)
+    elapsed = time.perf_counter() - start
+    shown = result[["hand", "combos", "win", "tie", "equity", "std_error"]].copy()
+    for column in ("win", "tie", "equity", "std_error"):
+        shown[column] = (100 * shown[column]).map("{:.3f}%".format)
+    print(shown.to_string())
+    method = result.attrs["method"]
+    deals = result.attrs["deals"]
+    print(f"{method}: {deals:,} deals in {elapsed:.3f} s"
+          + (f" (board {args.board})" if args.board else ""))
+    return 0
 
 
 def _add_simulate(p: argparse.ArgumentParser) -> None:
@@ -189,7 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
-        return _simulate(args) if args.command == "simulate" else _train(args)
+        handler = {"simulate": _simulate, "equity": _equity, "train": _train}[args.command]
+        return handler(args)
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2

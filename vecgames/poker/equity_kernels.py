@@ -14,7 +14,7 @@ from numba import prange
 
 from ..core.jit import jit
 from ..core.rng import below, high32, next_u64, stream_start
-from .seven_card import CARD_BIT, CARD_KEY, strength_of
+from .seven_card import CARD_BIT, CARD_KEY, ROYAL_FLUSH, category_of, strength_of
 
 LANES = 16
 MC_CHUNK = 4096  # samples per random stream
@@ -281,3 +281,49 @@ def list_assignments(combos, sizes, weights, limit, idx, out, out_weights):
         if count > limit:
             return count
     return count
+
+
+@jit(parallel=True)
+def exact_counts_each(assignments, base_deck, board_key, board_bits, k, out, scratch_deck,
+                      scratch_keys):
+    """Like :func:`exact_counts` but one whole enumeration per assignment, its counts in
+    ``out[a]`` (for many assignments: lane j takes assignments j, j + LANES, ...)."""
+    num_players = assignments.shape[1]
+    for lane in prange(LANES):
+        deck_keys = scratch_deck[lane, 0]
+        deck_bits = scratch_deck[lane, 1]
+        for a in range(lane, assignments.shape[0], LANES):
+            used = _hole(assignments[a], num_players, scratch_keys[lane, 0],
+                         scratch_keys[lane, 1])
+            n = 0
+            for c in base_deck:
+                if not (used >> c) & 1:
+                    deck_keys[n] = CARD_KEY[c]
+                    deck_bits[n] = CARD_BIT[c]
+                    n += 1
+            enumerate_boards(deck_keys, deck_bits, n, k, 0, 1, board_key, board_bits,
+                             scratch_keys[lane], num_players, out[a])
+
+
+@jit
+def category_histogram(fixed_key, fixed_bits, deck_keys, deck_bits, n, k, idx, hist):
+    """``hist[c]`` += boards where adding ``k`` of the ``n`` deck cards to the fixed cards
+    makes category c (0..8; 9 counts royal flushes apart). ``idx``: scratch of length k."""
+    for i in range(k):
+        idx[i] = i
+    while True:
+        key, bits = fixed_key, fixed_bits
+        for i in range(k):
+            key += deck_keys[idx[i]]
+            bits |= deck_bits[idx[i]]
+        s = strength_of(key, bits)
+        hist[9 if s == ROYAL_FLUSH else category_of(s)] += 1
+        # next combination in lexicographic order
+        i = k - 1
+        while i >= 0 and idx[i] == n - k + i:
+            i -= 1
+        if i < 0:
+            return
+        idx[i] += 1
+        for j in range(i + 1, k):
+            idx[j] = idx[j - 1] + 1
