@@ -55,7 +55,7 @@ def compute_preflop_matrix() -> dict[str, np.ndarray]:
     for i in range(num):
         for j in range(i, num):
             reps, sizes = _villain_representatives(heroes[i], class_combos(CLASS_NAMES[j]))
-            for rep, size in zip(reps, sizes):
+            for rep, size in zip(reps, sizes, strict=True):
                 tasks.append([heroes[i], rep])
                 owners.append((i, j, size))
     assignments = np.array(tasks, np.int64)
@@ -64,7 +64,7 @@ def compute_preflop_matrix() -> dict[str, np.ndarray]:
                         np.int64(0), 5, out, np.zeros((K.LANES, 2, 52), np.int64),
                         np.zeros((K.LANES, 3, 2), np.int64))
     wins, ties, losses, combos = (np.zeros((num, num), np.int64) for _ in range(4))
-    for (i, j, size), counts in zip(owners, out):
+    for (i, j, size), counts in zip(owners, out, strict=True):
         wins[i, j] += size * counts[0, 1]
         ties[i, j] += size * counts[0, 2]
         losses[i, j] += size * (counts[0, 0] - counts[0, 1] - counts[0, 2])
