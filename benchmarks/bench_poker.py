@@ -21,9 +21,6 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import eval7  # noqa: E402
-from phevaluator import _pheval, evaluate_cards  # noqa: E402
-
 from vecgames.core.cards import RANKS, SUITS  # noqa: E402
 from vecgames.poker import evaluate  # noqa: E402
 from vecgames.poker.distributions import strength_histogram  # noqa: E402
@@ -86,6 +83,7 @@ def eval7_exact_hu(max_boards: int | None) -> tuple[float, int]:
 
     eval7 enumerates only the villain's range, never boards, so a preflop matchup needs a
     Python loop over the boards. Returns (equity, boards done)."""
+    import eval7
     hand = [eval7.Card(HERO[:2]), eval7.Card(HERO[2:])]
     villain = eval7.HandRange(VILLAIN)
     dead = {HERO[:2], HERO[2:], VILLAIN[:2], VILLAIN[2:]}
@@ -102,6 +100,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run")
     args = parser.parse_args()
+    import eval7  # the peers, imported here so that the pytest suite does not need them
+    from phevaluator import _pheval, evaluate_cards
     quick = args.quick
     n_hands = 1_000_000 if quick else 10_000_000
     n_peer = 20_000 if quick else 200_000
