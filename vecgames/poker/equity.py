@@ -140,10 +140,13 @@ def _monte_carlo(combos, sizes, weights, base_deck, board_key, board_bits, k, sa
                  scratch_keys):
     num_players = combos.shape[0]
     cumulative = np.cumsum(weights, axis=1)
+    every_combo = comb(len(base_deck), 2)
+    uniform = np.array([sizes[p] == every_combo and np.ptp(weights[p, :sizes[p]]) == 0
+                        for p in range(num_players)])
     lane_counts = np.zeros((K.LANES, num_players, num_players + 1), np.int64)
     rng = np.zeros(K.LANES, np.uint64)
     failed = np.zeros(K.LANES, np.bool_)
-    K.monte_carlo_counts(combos, cumulative, sizes, base_deck, board_key, board_bits, k,
+    K.monte_carlo_counts(combos, cumulative, sizes, uniform, base_deck, board_key, board_bits, k,
                          samples, seed, MAX_REJECTIONS, lane_counts, scratch_keys, rng, failed)
     if failed.any():
         raise ValueError(f"these ranges almost never deal without sharing a card "

@@ -163,14 +163,22 @@ def _pick(cumulative, u):
 
 
 @jit
-def _deal_holes(combos, cumulative, sizes, max_rejections, rng, lane, hole_keys, hole_bits):
-    # Draw every player's combo by weight, all again on a clash; the used-card mask, or -1
-    # after ``max_rejections`` clashes in a row.
+def _deal_holes(combos, cumulative, sizes, uniform, base_deck, max_rejections, rng, lane,
+                hole_keys, hole_bits):
+    # Draw the players' combos by weight, all again on a clash (rejection keeps each clash-free
+    # assignment's probability proportional to its weight product). Players whose range is
+    # every remaining combo at one weight (``uniform``) are then dealt two unused cards: the
+    # number of ways to deal them is the same after any assignment of the others, so this is
+    # the same distribution without the rejections. Returns the used-card mask, or -1 after
+    # ``max_rejections`` clashes in a row.
     num_players = combos.shape[0]
     used = np.int64(0)
     rejections = 0
     p = 0
     while p < num_players:
+        if uniform[p]:
+            p += 1
+            continue
         u = (next_u64(rng, lane) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
         i = _pick(cumulative[p, :sizes[p]], u * cumulative[p, sizes[p] - 1])
         a, b = combos[p, i, 0], combos[p, i, 1]
@@ -186,12 +194,17 @@ def _deal_holes(combos, cumulative, sizes, max_rejections, rng, lane, hole_keys,
         hole_keys[p] = CARD_KEY[a] + CARD_KEY[b]
         hole_bits[p] = CARD_BIT[a] | CARD_BIT[b]
         p += 1
+    for p in range(num_players):
+        if uniform[p]:
+            hole_keys[p], hole_bits[p], used = _draw_board(base_deck, 2, used, np.int64(0),
+                                                           np.int64(0), rng, lane)
     return used
 
 
 @jit
 def _draw_board(base_deck, k, used, key, bits, rng, lane):
-    # Add k cards drawn uniformly from base_deck minus ``used`` (two draws per 64 bits).
+    # Add k cards drawn uniformly from base_deck minus ``used`` (two draws per 64 bits);
+    # returns the new key, bits and used-card mask.
     n = base_deck.shape[0]
     drawn = 0
     r = np.uint64(0)
@@ -208,15 +221,15 @@ def _draw_board(base_deck, k, used, key, bits, rng, lane):
             key += CARD_KEY[c]
             bits |= CARD_BIT[c]
             drawn += 1
-    return key, bits
+    return key, bits, used
 
 
 @jit(parallel=True)
-def monte_carlo_counts(combos, cumulative, sizes, base_deck, board_key, board_bits, k, samples,
-                       seed, max_rejections, lane_counts, scratch_keys, rng, failed):
+def monte_carlo_counts(combos, cumulative, sizes, uniform, base_deck, board_key, board_bits, k,
+                       samples, seed, max_rejections, lane_counts, scratch_keys, rng, failed):
     """``samples`` random deals: each player's combo drawn by weight (``combos[p, :sizes[p]]``,
-    ``cumulative[p]`` its running weight total), redrawn together on a card clash; then ``k``
-    board cards uniform from ``base_deck`` minus the hole cards. Sample s comes from stream
+    ``cumulative[p]`` its running weight total; see ``_deal_holes``), then ``k`` board cards
+    uniform from ``base_deck`` minus the hole cards. Sample s comes from stream
     ``s // MC_CHUNK`` of ``seed``. ``failed[lane]`` is set when a chunk hit
     ``max_rejections`` clashes in a row."""
     num_players = combos.shape[0]
@@ -230,12 +243,13 @@ def monte_carlo_counts(combos, cumulative, sizes, base_deck, board_key, board_bi
             rng[lane] = stream_start(seed, chunk)
             end = min(samples, (chunk + 1) * MC_CHUNK)
             for _ in range(chunk * MC_CHUNK, end):
-                used = _deal_holes(combos, cumulative, sizes, max_rejections, rng, lane,
-                                   hole_keys, hole_bits)
+                used = _deal_holes(combos, cumulative, sizes, uniform, base_deck,
+                                   max_rejections, rng, lane, hole_keys, hole_bits)
                 if used < 0:
                     failed[lane] = True
                     break
-                key, bits = _draw_board(base_deck, k, used, board_key, board_bits, rng, lane)
+                key, bits, used = _draw_board(base_deck, k, used, board_key, board_bits, rng,
+                                              lane)
                 _score(key, bits, hole_keys, hole_bits, num_players, counts, strengths)
 
 
