@@ -48,9 +48,15 @@ def test_exact_equity_equals_brute_force_on_random_flops_turns_rivers(deck, play
     assert result["wins"].tolist() == wins.tolist()
 
 
-def test_monte_carlo_is_within_its_error_of_exact():
-    exact = equity(["AhKh", "QsQd", "7c7d"], board="2c9h")
-    sampled = equity(["AhKh", "QsQd", "7c7d"], board="2c9h", samples=400_000, seed=3)
+@pytest.mark.parametrize("hands, board", [
+    (["AhKh", "QsQd", "7c7d"], "2c9h"),
+    (["AhKh", "QQ, 99:0.3", "random"], "2c9h7d"),  # weights, and a uniform 'random' player
+    (["random", "random", "JJ+"], "2c9h7d3s"),
+])
+def test_monte_carlo_is_within_its_error_of_exact(hands, board):
+    exact = equity(hands, board=board)
+    sampled = equity(hands, board=board, samples=400_000, seed=3)
+    assert exact.attrs["method"] == "exact"
     assert sampled.attrs["method"] == "monte carlo"
     z = (sampled["equity"] - exact["equity"]).abs() / sampled["std_error"]
     assert (z < 4.5).all(), z
