@@ -1,0 +1,1 @@
+"""No-limit Texas Hold'em (RULES.md §1)."""

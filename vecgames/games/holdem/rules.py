@@ -1,0 +1,427 @@
+"""No-limit Texas Hold'em rules (RULES.md §1): options, the batch state and per-env kernels.
+
+``step_one(state, i, kind, raise_to, rules)`` is the single implementation of the rules. An
+action is a kind (FOLD, CALL = check or call, RAISE = bet or raise) and, for RAISE, the total
+this player's bet reaches on this street ("raise to"). An illegal action changes nothing and
+returns a negative code (``ILLEGAL_NAMES``).
+
+Betting (standard no-limit, with pokerkit's reading of the corner cases, which the tests
+check action by action): a raise reaches at least the current bet plus the largest raise on
+this street (at least the big blind), at most the player's whole stack; a player who cannot
+reach that may go all-in for less. A raise smaller than the largest one so far (a short all-in)
+does not reopen the betting: players who already acted may then only call or fold, unless
+consecutive short all-ins add up to a full raise. A player whose call would be less than the
+largest raise may not raise; nobody may raise when no other player could put in more chips;
+and a player whose chips nobody else can match is not asked to act. Pots are split into side
+pots by contribution; each goes to the best hands among the players still in who paid into it,
+odd chips to the earliest winner after the button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...core.bits import popcount
+from ...core.deal import deal_prefix
+from ...core.jit import jit
+from ...core.rng import below, next_u64
+from ...core.validation import check_choice, check_int, check_options
+from ...poker.seven_card import evaluate_7
+
+MAX_PLAYERS = 10
+FOLD, CALL, RAISE = 0, 1, 2
+PREFLOP, FLOP, TURN, RIVER, HAND_OVER = 0, 1, 2, 3, 4
+STREET_NAMES = ("preflop", "flop", "turn", "river", "over")
+OK = 0
+ILLEGAL_NAMES = {-1: "the hand is over", -2: "unknown action kind",
+                 -3: "raise amount outside the legal range", -4: "no raise is allowed now",
+                 -5: "fold is not allowed when checking is free"}
+BUTTON_OPTIONS = ("random", "rotate")
+SHORT_STACK_OPTIONS = ("all-in", "fold")
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "num_players": 6,
+    "stack": 100,
+    "small_blind": 1,
+    "big_blind": 2,
+    "button": "random",
+    "short_stack": "all-in",
+}
+
+
+class Rules(NamedTuple):
+    num_players: int
+    stacks: tuple  # per seat, padded to MAX_PLAYERS
+    small_blind: int
+    big_blind: int
+    rotate_button: int
+    short_stack_fold: int
+
+
+def make_rules(**options: Any) -> Rules:
+    """Validate rule options (RULES.md §1) and fill in the defaults."""
+    check_options(options, DEFAULT_OPTIONS, "holdem")
+    o = {**DEFAULT_OPTIONS, **options}
+    n = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    stack = o["stack"]
+    if isinstance(stack, Sequence) and not isinstance(stack, str):
+        if len(stack) != n:
+            raise ValueError(f"stack must be one int or {n} ints (one per seat), got {len(stack)}")
+        stacks = [check_int(s, f"stack[{p}]", 1, 10**9) for p, s in enumerate(stack)]
+    else:
+        stacks = [check_int(stack, "stack", 1, 10**9)] * n
+    sb = check_int(o["small_blind"], "small_blind", 0, 10**9)
+    bb = check_int(o["big_blind"], "big_blind", 1, 10**9)
+    if sb > bb:
+        raise ValueError(f"small_blind ({sb}) must not exceed big_blind ({bb})")
+    if sum(stacks) > 2**31 - 1:
+        raise ValueError("the stacks add up to more than 2**31 - 1 chips")
+    return Rules(
+        num_players=n,
+        stacks=tuple(stacks + [0] * (MAX_PLAYERS - n)),
+        small_blind=sb,
+        big_blind=bb,
+        rotate_button=int(check_choice(o["button"], "button", BUTTON_OPTIONS) == "rotate"),
+        short_stack_fold=int(check_choice(o["short_stack"], "short_stack",
+                                          SHORT_STACK_OPTIONS) == "fold"),
+    )
+
+
+# Columns of ``State.table`` (int64): scalars, then per-seat blocks of MAX_PLAYERS columns.
+BUTTON = 0
+PLAYER = 1  # seat to act; -1 once the hand is over
+STREET = 2
+CUR_BET = 3  # the highest bet on this street
+RAISE_SIZE = 4  # the largest bet/raise increment on this street (0 at its start)
+ACTED = 5  # seats that acted since the last full raise (they may not raise an incomplete one)
+FOLDED = 6
+ALL_IN = 7
+ACTIONS = 8  # actions taken this hand
+HANDS = 9  # hands started in this env (for the rotating button)
+SHORT_SUM = 10  # increments of the consecutive short all-in raises since the last full one
+STACK = 11  # per seat: chips behind
+BET = STACK + MAX_PLAYERS  # per seat: bet on this street
+PAID = BET + MAX_PLAYERS  # per seat: chips put in this hand
+PAYOUT = PAID + MAX_PLAYERS  # per seat: chips won at the end
+STRENGTH = PAYOUT + MAX_PLAYERS  # per seat: 7-card strength (0 until the showdown)
+NUM_FIELDS = STRENGTH + MAX_PLAYERS
+SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
+                 "all_in", "actions", "hands", "short_sum")
+SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
+               "strength": STRENGTH}
+
+
+class State(NamedTuple):
+    """A batch of tables: ``table[i]`` env i's fields; seat p's hole cards are
+    ``deck[i, 2p:2p+2]`` and the board ``deck[i, 2n:2n+5]``; ``rng[i]`` its stream."""
+
+    table: np.ndarray  # int64 [B, NUM_FIELDS]
+    deck: np.ndarray  # int8 [B, 52]
+    rng: np.ndarray  # uint64 [B]
+
+
+def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
+    return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
+                 deck=np.zeros((num_envs, 52), np.int8),
+                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
+
+
+def field(state: State, name: str) -> np.ndarray:
+    """A named view: ``[B]`` for scalars, ``[B, MAX_PLAYERS]`` for per-seat fields."""
+    if name in SCALAR_FIELDS:
+        return state.table[:, SCALAR_FIELDS.index(name)]
+    if name in SEAT_FIELDS:
+        col = SEAT_FIELDS[name]
+        return state.table[:, col:col + MAX_PLAYERS]
+    raise ValueError(f"unknown state field {name!r}; fields: {SCALAR_FIELDS + tuple(SEAT_FIELDS)}")
+
+
+@jit
+def _next_seat(seat, n):
+    return seat + 1 if seat + 1 < n else 0
+
+
+@jit
+def _post(t, p, amount):
+    # Put up to ``amount`` from seat p's stack into its bet (all-in when it has less).
+    paid = min(amount, t[STACK + p])
+    t[STACK + p] -= paid
+    t[BET + p] += paid
+    t[PAID + p] += paid
+    if t[STACK + p] == 0:
+        t[ALL_IN] |= 1 << p
+
+
+@jit
+def start_hand(s, i, r, button):
+    """Start a hand in env i with the cards already in ``deck[i]``: stacks, blinds, first actor.
+    ``button`` < 0 draws it from the env's stream."""
+    n = r.num_players
+    t = s.table[i]
+    for p in range(MAX_PLAYERS):
+        t[STACK + p] = r.stacks[p]
+        t[BET + p] = 0
+        t[PAID + p] = 0
+        t[PAYOUT + p] = 0
+        t[STRENGTH + p] = 0
+    if button < 0:
+        if r.rotate_button:
+            button = t[HANDS] % n
+        else:
+            button = below(next_u64(s.rng, i), n)
+    t[HANDS] += 1
+    t[BUTTON] = button
+    t[STREET] = PREFLOP
+    t[FOLDED] = ((1 << MAX_PLAYERS) - 1) ^ ((1 << n) - 1)  # empty seats count as folded
+    t[ALL_IN] = 0
+    t[ACTED] = 0
+    t[ACTIONS] = 0
+    sb = button if n == 2 else _next_seat(button, n)
+    bb = _next_seat(sb, n)
+    if r.short_stack_fold:
+        # the seed's rule: a player who cannot cover the blind is out of the hand
+        for p, blind in ((sb, r.small_blind), (bb, r.big_blind)):
+            if t[STACK + p] < blind:
+                t[FOLDED] |= 1 << p
+    if not (t[FOLDED] >> sb) & 1:
+        _post(t, sb, r.small_blind)
+    if not (t[FOLDED] >> bb) & 1:
+        _post(t, bb, r.big_blind)
+    t[CUR_BET] = max(t[BET + sb], t[BET + bb])  # a short big blind sets a lower bet (as pokerkit)
+    _begin_street(t, n)
+    t[PLAYER] = bb
+    _advance(s, i, r)
+
+
+@jit
+def reset_one(s, i, r):
+    """Shuffle and deal a new hand in env i from its stream."""
+    deal_prefix(s.deck[i], s.rng, i, 2 * r.num_players + 5)
+    start_hand(s, i, r, -1)
+
+
+@jit
+def _begin_street(t, n):
+    """Betting state of a new street. A player whose chips nobody else can match (its
+    effective stack is 0) counts as having acted: it is not asked unless someone raises."""
+    t[RAISE_SIZE] = 0
+    t[SHORT_SUM] = 0
+    t[ACTED] = 0
+    top = second = 0  # the two largest bet + stack among the players still in
+    for p in range(n):
+        if not (t[FOLDED] >> p) & 1:
+            total = t[BET + p] + t[STACK + p]
+            if total > top:
+                top, second = total, top
+            elif total > second:
+                second = total
+    for p in range(n):
+        if not (t[FOLDED] >> p) & 1 and min(t[STACK + p], second - t[BET + p]) <= 0:
+            t[ACTED] |= 1 << p
+
+
+@jit
+def _needs_to_act(t, p):
+    if (t[FOLDED] >> p) & 1 or (t[ALL_IN] >> p) & 1:
+        return False
+    return not (t[ACTED] >> p) & 1 or t[BET + p] < t[CUR_BET]
+
+
+@jit
+def _advance(s, i, r):
+    """After an action (or the blinds): the next seat to act, or end the street / hand."""
+    t = s.table[i]
+    n = r.num_players
+    while True:
+        in_hand = ((1 << n) - 1) & ~t[FOLDED]
+        if popcount(in_hand) <= 1:
+            _finish(s, i, r)
+            return
+        p = t[PLAYER]
+        for _ in range(n):
+            p = _next_seat(p, n)
+            if _needs_to_act(t, p):
+                t[PLAYER] = p
+                return
+        # street over: nobody needs to act
+        for p in range(n):
+            t[BET + p] = 0
+        can_act = popcount(in_hand & ~t[ALL_IN])
+        if t[STREET] == RIVER or can_act <= 1:
+            _finish(s, i, r)
+            return
+        t[STREET] += 1
+        t[CUR_BET] = 0
+        _begin_street(t, n)
+        t[PLAYER] = t[BUTTON]  # the search starts after the button
+
+
+@jit
+def _finish(s, i, r):
+    """Showdown (or a fold win): side pots, payouts; the hand is over."""
+    t = s.table[i]
+    d = s.deck[i]
+    n = r.num_players
+    for p in range(n):
+        t[BET + p] = 0
+    in_hand = ((1 << n) - 1) & ~t[FOLDED]
+    showdown = popcount(in_hand) > 1
+    b = 2 * n
+    if showdown:
+        for p in range(n):
+            if (in_hand >> p) & 1:
+                t[STRENGTH + p] = evaluate_7(d[2 * p], d[2 * p + 1], d[b], d[b + 1], d[b + 2],
+                                             d[b + 3], d[b + 4])
+    # Pots: the layers between successive contribution levels, each open to the players still
+    # in who paid that much. As in pokerkit, hands that win no layer are mucked first, and
+    # consecutive layers open to the same remaining hands form one pot, so odd chips are
+    # counted once per pot.
+    contenders = 0
+    level = _next_level(t, n, 0)
+    while level > 0:
+        contenders |= _best_of(t, _eligible(t, n, in_hand, level), n)
+        level = _next_level(t, n, level)
+    prev = 0
+    pot = 0
+    pot_players = 0
+    level = _next_level(t, n, 0)
+    while level > 0:
+        players = _eligible(t, n, in_hand, level) & contenders
+        if players != pot_players and pot_players != 0:
+            _award(t, pot_players, pot, n)
+            pot = 0
+        pot += _layer(t, n, prev, level)
+        pot_players = players
+        prev = level
+        level = _next_level(t, n, level)
+    if pot_players:
+        _award(t, pot_players, pot, n)
+    for p in range(n):
+        t[STACK + p] += t[PAYOUT + p]
+    t[PLAYER] = -1
+    t[STREET] = HAND_OVER
+
+
+@jit
+def _layer(t, n, lo, hi):
+    # Chips all players paid between contribution levels lo and hi.
+    amount = 0
+    for p in range(n):
+        amount += min(t[PAID + p], hi) - min(t[PAID + p], lo)
+    return amount
+
+
+@jit
+def _next_level(t, n, above):
+    # The smallest contribution above ``above``, or 0 when there is none.
+    level = 0
+    for p in range(n):
+        if t[PAID + p] > above and (level == 0 or t[PAID + p] < level):
+            level = t[PAID + p]
+    return level
+
+
+@jit
+def _eligible(t, n, in_hand, level):
+    players = 0
+    for p in range(n):
+        if (in_hand >> p) & 1 and t[PAID + p] >= level:
+            players |= 1 << p
+    return players
+
+
+@jit
+def _best_of(t, players, n):
+    # The seats among ``players`` with the strongest hand.
+    best = -1
+    winners = 0
+    for p in range(n):
+        if (players >> p) & 1:
+            if t[STRENGTH + p] > best:
+                best = t[STRENGTH + p]
+                winners = 1 << p
+            elif t[STRENGTH + p] == best:
+                winners |= 1 << p
+    return winners
+
+
+@jit
+def _award(t, players, amount, n):
+    # One pot to the best hands among ``players``; odd chips to the first after the button.
+    winners = _best_of(t, players, n)
+    count = popcount(winners)
+    share = amount // count
+    odd = amount - share * count
+    p = t[BUTTON]
+    for _ in range(n):
+        p = _next_seat(p, n)
+        if (winners >> p) & 1:
+            t[PAYOUT + p] += share + odd
+            odd = 0
+
+
+@jit
+def raise_bounds(s, i, r):
+    """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise."""
+    t = s.table[i]
+    p = t[PLAYER]
+    owed = t[CUR_BET] - t[BET + p]
+    to_call = min(owed, t[STACK + p])
+    max_to = t[BET + p] + t[STACK + p]
+    if to_call < t[RAISE_SIZE] or t[STACK + p] <= owed:
+        return to_call, 1, 0
+    if 0 < t[SHORT_SUM] < t[RAISE_SIZE] and (t[ACTED] >> p) & 1:
+        return to_call, 1, 0  # facing a short all-in after acting: call or fold only
+    others = False
+    for q in range(r.num_players):
+        if q != p and not (t[FOLDED] >> q) & 1 and t[STACK + q] + t[BET + q] > t[CUR_BET]:
+            others = True
+    if not others:
+        return to_call, 1, 0
+    return to_call, min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to), max_to
+
+
+@jit
+def step_one(s, i, kind, raise_to, r):
+    """Apply one action of the player to act; OK or a negative code (nothing changed)."""
+    t = s.table[i]
+    if t[STREET] == HAND_OVER:
+        return -1
+    p = t[PLAYER]
+    if kind == FOLD:
+        if t[CUR_BET] <= t[BET + p]:
+            return -5
+        t[FOLDED] |= 1 << p
+        t[ACTED] |= 1 << p
+    elif kind == CALL:
+        owed = t[CUR_BET] - t[BET + p]
+        if owed > 0 and r.short_stack_fold and t[STACK + p] < owed:
+            t[FOLDED] |= 1 << p  # the seed's rule: cannot cover, so out
+        else:
+            _post(t, p, owed)
+            t[ACTED] |= 1 << p
+    elif kind == RAISE:
+        to_call, min_to, max_to = raise_bounds(s, i, r)
+        if min_to > max_to:
+            return -4
+        if raise_to < min_to or raise_to > max_to:
+            return -3
+        size = raise_to - t[CUR_BET]
+        _post(t, p, raise_to - t[BET + p])
+        if size >= t[RAISE_SIZE]:
+            t[ACTED] = 1 << p  # a full raise reopens the betting for everyone else
+        else:
+            t[ACTED] |= 1 << p
+        t[RAISE_SIZE] = max(t[RAISE_SIZE], size)
+        t[SHORT_SUM] = t[SHORT_SUM] + size if t[STACK + p] == 0 else 0
+        if t[SHORT_SUM] >= t[RAISE_SIZE]:
+            t[SHORT_SUM] = 0
+        t[CUR_BET] = raise_to
+    else:
+        return -2
+    t[ACTIONS] += 1
+    _advance(s, i, r)
+    return OK
