@@ -25,7 +25,7 @@ def _cards(ids) -> str:
 def play_against_pokerkit(n, stacks, button, deck, rnd, sb=1, bb=2):
     """Play one hand with random legal actions in both engines; assert they agree."""
     rules = R.make_rules(num_players=n, stack=list(stacks), small_blind=sb, big_blind=bb)
-    state = R.new_state(1)
+    state = R.new_state(1, stacks)
     state.deck[0] = deck
     R.start_hand(state, 0, rules, button)
     seat = [(button + 1 + j) % n for j in range(n)]  # pokerkit index j -> our seat
@@ -91,7 +91,7 @@ def test_many_short_stack_hands_match_pokerkit():
 
 def test_illegal_actions_change_nothing():
     rules = R.make_rules(num_players=3)
-    state = R.new_state(1)
+    state = R.new_state(1, [100] * 3)
     state.deck[0] = np.arange(52, dtype=np.int8)
     R.start_hand(state, 0, rules, 0)
     before = state.table.copy()

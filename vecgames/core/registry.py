@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # pragma: no cover
 # name -> (module, env class); modules are imported on first use so import stays fast.
 GAMES: dict[str, tuple[str, str]] = {
     "zhajinhua": ("vecgames.games.zhajinhua", "ZhaJinHuaEnv"),
+    "holdem": ("vecgames.games.holdem", "HoldemEnv"),
 }
 
 

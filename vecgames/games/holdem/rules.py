@@ -53,8 +53,10 @@ DEFAULT_OPTIONS: dict[str, Any] = {
 
 
 class Rules(NamedTuple):
+    """Rule options as plain ints, the form the kernels take (starting stacks live in the
+    state table: a tuple field here breaks Numba's parallel kernels)."""
+
     num_players: int
-    stacks: tuple  # per seat, padded to MAX_PLAYERS
     small_blind: int
     big_blind: int
     rotate_button: int
@@ -63,6 +65,15 @@ class Rules(NamedTuple):
 
 def make_rules(**options: Any) -> Rules:
     """Validate rule options (RULES.md §1) and fill in the defaults."""
+    return _parse(options)[0]
+
+
+def starting_stacks(**options: Any) -> list[int]:
+    """The validated per-seat starting stacks of these options."""
+    return _parse(options)[1]
+
+
+def _parse(options: dict[str, Any]) -> tuple[Rules, list[int]]:
     check_options(options, DEFAULT_OPTIONS, "holdem")
     o = {**DEFAULT_OPTIONS, **options}
     n = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
@@ -79,15 +90,15 @@ def make_rules(**options: Any) -> Rules:
         raise ValueError(f"small_blind ({sb}) must not exceed big_blind ({bb})")
     if sum(stacks) > 2**31 - 1:
         raise ValueError("the stacks add up to more than 2**31 - 1 chips")
-    return Rules(
+    rules = Rules(
         num_players=n,
-        stacks=tuple(stacks + [0] * (MAX_PLAYERS - n)),
         small_blind=sb,
         big_blind=bb,
         rotate_button=int(check_choice(o["button"], "button", BUTTON_OPTIONS) == "rotate"),
         short_stack_fold=int(check_choice(o["short_stack"], "short_stack",
                                           SHORT_STACK_OPTIONS) == "fold"),
     )
+    return rules, stacks
 
 
 # Columns of ``State.table`` (int64): scalars, then per-seat blocks of MAX_PLAYERS columns.
@@ -107,11 +118,13 @@ BET = STACK + MAX_PLAYERS  # per seat: bet on this street
 PAID = BET + MAX_PLAYERS  # per seat: chips put in this hand
 PAYOUT = PAID + MAX_PLAYERS  # per seat: chips won at the end
 STRENGTH = PAYOUT + MAX_PLAYERS  # per seat: 7-card strength (0 until the showdown)
-NUM_FIELDS = STRENGTH + MAX_PLAYERS
+RAISES = STRENGTH + MAX_PLAYERS  # [street * MAX_PLAYERS + seat]: bets/raises made
+START = RAISES + 4 * MAX_PLAYERS  # per seat: stack at the start of every hand
+NUM_FIELDS = START + MAX_PLAYERS
 SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
                  "all_in", "actions", "hands", "short_sum")
 SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
-               "strength": STRENGTH}
+               "strength": STRENGTH, "start": START}
 
 
 class State(NamedTuple):
@@ -123,9 +136,11 @@ class State(NamedTuple):
     rng: np.ndarray  # uint64 [B]
 
 
-def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
-    return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
-                 deck=np.zeros((num_envs, 52), np.int8),
+def new_state(num_envs: int, stacks: Sequence[int], rng: np.ndarray | None = None) -> State:
+    """A batch whose every env starts each hand with ``stacks`` (one per seat)."""
+    table = np.zeros((num_envs, NUM_FIELDS), np.int64)
+    table[:, START:START + len(stacks)] = stacks
+    return State(table=table, deck=np.zeros((num_envs, 52), np.int8),
                  rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
 
 
@@ -162,11 +177,13 @@ def start_hand(s, i, r, button):
     n = r.num_players
     t = s.table[i]
     for p in range(MAX_PLAYERS):
-        t[STACK + p] = r.stacks[p]
+        t[STACK + p] = t[START + p]
         t[BET + p] = 0
         t[PAID + p] = 0
         t[PAYOUT + p] = 0
         t[STRENGTH + p] = 0
+    for k in range(4 * MAX_PLAYERS):
+        t[RAISES + k] = 0
     if button < 0:
         if r.rotate_button:
             button = t[HANDS] % n
@@ -385,15 +402,32 @@ def raise_bounds(s, i, r):
 
 
 @jit
-def step_one(s, i, kind, raise_to, r):
-    """Apply one action of the player to act; OK or a negative code (nothing changed)."""
+def check_action(s, i, kind, raise_to, r):
+    """OK when step_one would accept the action, else its negative code (changes nothing)."""
     t = s.table[i]
     if t[STREET] == HAND_OVER:
         return -1
+    if kind == FOLD:
+        return -5 if t[CUR_BET] <= t[BET + t[PLAYER]] else OK
+    if kind == CALL:
+        return OK
+    if kind == RAISE:
+        to_call, lo, hi = raise_bounds(s, i, r)
+        if lo > hi:
+            return -4
+        return -3 if raise_to < lo or raise_to > hi else OK
+    return -2
+
+
+@jit
+def step_one(s, i, kind, raise_to, r):
+    """Apply one action of the player to act; OK or a negative code (nothing changed)."""
+    code = check_action(s, i, kind, raise_to, r)
+    if code != OK:
+        return code
+    t = s.table[i]
     p = t[PLAYER]
     if kind == FOLD:
-        if t[CUR_BET] <= t[BET + p]:
-            return -5
         t[FOLDED] |= 1 << p
         t[ACTED] |= 1 << p
     elif kind == CALL:
@@ -403,12 +437,7 @@ def step_one(s, i, kind, raise_to, r):
         else:
             _post(t, p, owed)
             t[ACTED] |= 1 << p
-    elif kind == RAISE:
-        to_call, min_to, max_to = raise_bounds(s, i, r)
-        if min_to > max_to:
-            return -4
-        if raise_to < min_to or raise_to > max_to:
-            return -3
+    else:
         size = raise_to - t[CUR_BET]
         _post(t, p, raise_to - t[BET + p])
         if size >= t[RAISE_SIZE]:
@@ -420,8 +449,7 @@ def step_one(s, i, kind, raise_to, r):
         if t[SHORT_SUM] >= t[RAISE_SIZE]:
             t[SHORT_SUM] = 0
         t[CUR_BET] = raise_to
-    else:
-        return -2
+        t[RAISES + t[STREET] * MAX_PLAYERS + p] += 1
     t[ACTIONS] += 1
     _advance(s, i, r)
     return OK

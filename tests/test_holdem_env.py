@@ -1,0 +1,115 @@
+"""The Hold'em env: contract, both action interfaces, determinism, replays from a deck."""
+
+import numba
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import vecgames
+from vecgames.core.cards import parse_cards
+from vecgames.games.holdem import rules as R
+from vecgames.games.holdem.observe import OBS_DIM
+
+
+def _random_play(env, steps, seed):
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset()
+    table = env.state.table
+    n = env.num_players
+    starts = np.array(env.stacks)
+    history = []
+    for _ in range(steps):
+        mask = info["action_mask"]
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, reward, terminated, truncated, info = env.step(actions)
+        assert not truncated.any()
+        np.testing.assert_array_equal(reward.sum(axis=1), 0)  # chips only change hands
+        stacks = table[:, R.STACK:R.STACK + n] + table[:, R.PAID:R.PAID + n]
+        np.testing.assert_array_equal(stacks, np.broadcast_to(starts, stacks.shape))
+        assert (table[:, R.STACK:R.STACK + n] >= 0).all()
+        history.append((actions.copy(), reward.copy(), terminated.copy(), obs.copy()))
+    return history
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(2, 10), st.integers(0, 2**32 - 1),
+       st.lists(st.integers(3, 300), min_size=10, max_size=10))
+def test_random_play_conserves_chips_and_masks_are_legal(n, seed, stacks):
+    env = vecgames.make("holdem", num_envs=8, num_players=n, stack=stacks[:n], seed=seed)
+    _random_play(env, 60, seed)
+
+
+def test_same_games_on_one_and_two_threads():
+    runs = []
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            env = vecgames.make("holdem", num_envs=64, num_players=6, seed=11)
+            runs.append(_random_play(env, 40, 3))
+    finally:
+        numba.set_num_threads(before)
+    for (a1, r1, t1, o1), (a2, r2, t2, o2) in zip(*runs, strict=True):
+        np.testing.assert_array_equal(a1, a2)
+        np.testing.assert_array_equal(r1, r2)
+        np.testing.assert_array_equal(t1, t2)
+        np.testing.assert_array_equal(o1, o2)
+
+
+def test_replay_from_a_deck():
+    env = vecgames.make("holdem", num_envs=1, num_players=2, stack=[100, 60], seed=0)
+    deck = parse_cards("AhAd KhKd 2c 7d 9s Jc 3h")  # seat 0, seat 1, board
+    obs, info = env.reset_from_deck(deck[None, :], button=0)
+    assert obs.shape == (1, OBS_DIM) and info["current_player"][0] == 0  # button acts first
+    env.step_amounts([R.RAISE], [100])  # seat 0 all-in
+    obs, reward, terminated, _, _ = env.step_amounts([R.CALL], [0])  # seat 1 calls 60
+    assert terminated[0]
+    assert reward[0].tolist() == [60.0, -60.0]
+
+
+def test_exact_interface_rejects_illegal_actions_and_changes_nothing():
+    env = vecgames.make("holdem", num_envs=3, num_players=4, seed=5)
+    env.reset()
+    before = env.state.table.copy()
+    to_call, lo, hi = env.raise_bounds(1)
+    with pytest.raises(ValueError, match=r"env 1: .*outside the legal range"):
+        env.step_amounts([R.CALL, R.RAISE, R.CALL], [0, lo - 1, 0])
+    with pytest.raises(ValueError, match="env 0: .*unknown action kind"):
+        env.step_amounts([5, R.CALL, R.CALL], [0, 0, 0])
+    with pytest.raises(ValueError, match="kinds must be 3 integers"):
+        env.step_amounts([R.CALL], [0])
+    np.testing.assert_array_equal(env.state.table, before)
+    env.step_amounts([R.CALL, R.RAISE, R.RAISE], [0, lo, hi])
+
+
+def test_discrete_interface_rejects_illegal_actions():
+    env = vecgames.make("holdem", num_envs=2, num_players=3, seed=2)
+    obs, info = env.reset()
+    before = env.state.table.copy()
+    illegal = [a for a in range(env.num_actions) if not info["action_mask"][0, a]]
+    legal = env.legal_actions(1)[0]
+    if illegal:
+        with pytest.raises(ValueError, match="env 0: action"):
+            env.step([illegal[0], legal])
+        np.testing.assert_array_equal(env.state.table, before)
+    with pytest.raises(ValueError):
+        env.step([0, 99])
+
+
+def test_render_and_options():
+    env = vecgames.make("holdem", num_envs=1, num_players=3, seed=0, raise_fractions=[0.75])
+    env.reset()
+    assert env.action_names == ("fold", "check/call", "raise 0.75 pot", "min-raise", "all-in")
+    text = env.render(0)
+    assert "preflop" in text and "seat 2" in text
+    with pytest.raises(ValueError, match="raise_fractions"):
+        vecgames.make("holdem", raise_fractions=[-1])
+    with pytest.raises(ValueError, match="exceed the big blind"):
+        vecgames.make("holdem", num_players=2, stack=[2, 100])
+    with pytest.raises(ValueError, match="button"):
+        vecgames.make("holdem", button="left")
+    with pytest.raises(ValueError, match="decks"):
+        env.reset_from_deck(np.zeros((1, 3), np.int64))
+    with pytest.raises(ValueError, match="repeats"):
+        env.reset_from_deck(np.zeros((1, 11), np.int64))

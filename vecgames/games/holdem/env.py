@@ -1,0 +1,232 @@
+"""The batched no-limit Hold'em environment (``vecgames.make("holdem", ...)``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from numba import prange
+
+from ...core.cards import format_cards
+from ...core.jit import jit
+from ...core.vec_env import VecEnv
+from ...poker.describe import describe
+from .observe import OBS_DIM, action_names, discrete_to_amount, observe_one, write_mask
+from .rules import (
+    HAND_OVER,
+    ILLEGAL_NAMES,
+    OK,
+    PAID,
+    PAYOUT,
+    PLAYER,
+    STREET,
+    STREET_NAMES,
+    Rules,
+    State,
+    check_action,
+    field,
+    make_rules,
+    new_state,
+    raise_bounds,
+    reset_one,
+    start_hand,
+    starting_stacks,
+    step_one,
+)
+
+DEFAULT_FRACTIONS = (0.5, 1.0, 2.0)
+
+
+@jit
+def _publish(s, i, r, fractions, obs, mask, current):
+    observe_one(s, i, r, obs[i])
+    write_mask(s, i, r, fractions, mask[i])
+    current[i] = s.table[i, PLAYER]
+
+
+@jit(parallel=True)
+def _reset_kernel(s, r, fractions, obs, mask, current):
+    for i in prange(s.rng.shape[0]):
+        reset_one(s, i, r)
+        _publish(s, i, r, fractions, obs, mask, current)
+
+
+@jit(parallel=True)
+def _start_kernel(s, r, buttons, fractions, obs, mask, current):
+    for i in prange(s.rng.shape[0]):
+        start_hand(s, i, r, buttons[i])
+        _publish(s, i, r, fractions, obs, mask, current)
+
+
+@jit
+def _step_env(s, i, r, kind, amount, reward):
+    """One action in env i; at the hand's end, every player's chip change, and a new hand."""
+    for q in range(reward.shape[0]):
+        reward[q] = 0.0
+    code = step_one(s, i, kind, amount, r)
+    if s.table[i, STREET] != HAND_OVER:
+        return False, code
+    t = s.table[i]
+    for q in range(r.num_players):
+        reward[q] = t[PAYOUT + q] - t[PAID + q]
+    reset_one(s, i, r)
+    return True, code
+
+
+@jit(parallel=True)
+def _step_kernel(s, r, kinds, amounts, fractions, obs, reward, terminated, mask, current, codes):
+    for i in prange(s.rng.shape[0]):
+        terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i])
+        _publish(s, i, r, fractions, obs, mask, current)
+
+
+@jit(parallel=True)
+def _discrete_kernel(s, r, actions, fractions, kinds, amounts):
+    for i in prange(s.rng.shape[0]):
+        kinds[i], amounts[i] = discrete_to_amount(s, i, r, actions[i], fractions)
+
+
+@jit(parallel=True)
+def _check_kernel(s, r, kinds, amounts, codes):
+    for i in prange(s.rng.shape[0]):
+        codes[i] = check_action(s, i, kinds[i], amounts[i], r)
+
+
+class HoldemEnv(VecEnv):
+    """B tables of no-limit Hold'em (RULES.md §1); options: ``rules.DEFAULT_OPTIONS`` and
+    ``raise_fractions`` (the discrete pot-fraction raises, default (0.5, 1, 2)).
+
+    ``step(actions)`` takes discrete actions (``action_names``), ``step_amounts(kinds,
+    amounts)`` exact ones: kind 0 fold, 1 check/call, 2 raise to ``amounts[i]`` chips. Both
+    reject an illegal action with a ``ValueError`` naming the env, before anything changes.
+    Rewards: every player's chip change, at the step that ends the hand (0 before).
+    """
+
+    name = "holdem"
+    obs_dim = OBS_DIM
+
+    def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
+                 raise_fractions: Sequence[float] = DEFAULT_FRACTIONS, **options: Any):
+        self.rules: Rules = make_rules(**options)
+        self.stacks = starting_stacks(**options)
+        if min(self.stacks) <= self.rules.big_blind:
+            # otherwise a hand could end at the blinds, with no decision to return
+            raise ValueError(f"every stack must exceed the big blind ({self.rules.big_blind}) "
+                             f"in the env; got {self.stacks}")
+        fractions = np.asarray(raise_fractions, dtype=np.float64)
+        if fractions.ndim != 1 or not np.all(np.isfinite(fractions)) or np.any(fractions <= 0):
+            raise ValueError("raise_fractions must be a list of positive pot fractions")
+        self.fractions = fractions
+        self.num_actions = len(fractions) + 4
+        self.action_names = action_names(fractions)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        self.state: State = new_state(self.num_envs, self.stacks, rng=self._rng)
+        b = self.num_envs
+        self._kinds = np.zeros(b, np.int64)
+        self._amounts = np.zeros(b, np.int64)
+        self._codes = np.zeros(b, np.int64)
+
+    def _reset_all(self) -> None:
+        _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
+                      self._current)
+
+    def _step_all(self, actions: np.ndarray) -> None:
+        legal = self._mask[np.arange(self.num_envs), actions]
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            raise ValueError(f"env {i}: action {int(actions[i])} "
+                             f"({self.action_names[actions[i]]}) is not legal now; legal: "
+                             f"{self.legal_actions(i)}")
+        _discrete_kernel(self.state, self.rules, actions, self.fractions, self._kinds,
+                         self._amounts)
+        self._apply(self._kinds, self._amounts)
+
+    def _apply(self, kinds: np.ndarray, amounts: np.ndarray) -> None:
+        _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self._obs,
+                     self._reward, self._terminated, self._mask, self._current, self._codes)
+
+    def step_amounts(self, kinds: Any, amounts: Any):
+        """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``."""
+        if not self._started:
+            raise RuntimeError("call reset() before step_amounts()")
+        kinds = self._int_array(kinds, "kinds")
+        amounts = self._int_array(amounts, "amounts")
+        _check_kernel(self.state, self.rules, kinds, amounts, self._codes)
+        bad = np.flatnonzero(self._codes != OK)
+        if bad.size:
+            i = int(bad[0])
+            to_call, lo, hi = raise_bounds(self.state, i, self.rules)
+            bounds = f"raise to {lo}..{hi}" if lo <= hi else "no raise"
+            raise ValueError(f"env {i}: kind {int(kinds[i])} amount {int(amounts[i])}: "
+                             f"{ILLEGAL_NAMES[int(self._codes[i])]} (to call {to_call}, "
+                             f"{bounds})")
+        self._apply(kinds, amounts)
+        return self._obs, self._reward, self._terminated, self._truncated, self._info
+
+    def _int_array(self, values: Any, name: str) -> np.ndarray:
+        arr = np.asarray(values)
+        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
+            raise ValueError(f"{name} must be {self.num_envs} integers, got shape {arr.shape} "
+                             f"dtype {arr.dtype}")
+        return arr.astype(np.int64)
+
+    def reset_from_deck(self, decks: Any, button: Any = 0):
+        """Start hands from given card orders (``decks`` [B, >= 2n + 5] card ids: seat p gets
+        ``decks[i, 2p:2p+2]``, the board is ``decks[i, 2n:2n+5]``) and buttons (int or [B])."""
+        n = self.rules.num_players
+        arr = np.asarray(decks)
+        need = 2 * n + 5
+        if arr.ndim != 2 or arr.shape[0] != self.num_envs or arr.shape[1] < need:
+            raise ValueError(f"decks must have shape ({self.num_envs}, >= {need}), got "
+                             f"{arr.shape}")
+        if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 51:
+            raise ValueError("decks must hold card ids 0..51")
+        dealt = np.sort(arr[:, :need], axis=1)
+        if (np.diff(dealt, axis=1) == 0).any():
+            raise ValueError("a deck repeats a card among the cards dealt")
+        buttons = np.broadcast_to(np.asarray(button), (self.num_envs,)).astype(np.int64)
+        if buttons.min() < 0 or buttons.max() >= n:
+            raise ValueError(f"button must be a seat in 0..{n - 1}")
+        if not self._started:
+            self.reset()
+        self.state.deck[:, :arr.shape[1]] = arr
+        _start_kernel(self.state, self.rules, buttons, self.fractions, self._obs, self._mask,
+                      self._current)
+        self._reward[:] = 0.0
+        self._terminated[:] = False
+        return self._obs, self._info
+
+    def legal_actions(self, i: int) -> list[int]:
+        i = self._check_index(i)
+        return [int(a) for a in np.flatnonzero(self._mask[i])]
+
+    def raise_bounds(self, i: int) -> tuple[int, int, int]:
+        """(to call, min raise-to, max raise-to) in env i; min > max when no raise is legal."""
+        i = self._check_index(i)
+        return tuple(int(x) for x in raise_bounds(self.state, i, self.rules))
+
+    def render(self, i: int) -> str:
+        i = self._check_index(i)
+        n = self.rules.num_players
+        f = {name: field(self.state, name)[i] for name in
+             ("button", "player", "street", "cur_bet", "folded", "all_in", "stack", "bet",
+              "paid", "strength")}
+        street = int(f["street"])
+        shown = 0 if street == 0 else min(street + 2, 5)
+        board = format_cards(self.state.deck[i, 2 * n:2 * n + shown]) or "-"
+        pot = int(f["paid"][:n].sum())
+        lines = [f"holdem env {i}: {STREET_NAMES[street]}, board {board}, pot {pot}, "
+                 f"bet {int(f['cur_bet'])}, to act: seat {int(f['player'])}"]
+        for p in range(n):
+            status = ("folded" if (f["folded"] >> p) & 1 else
+                      "all-in" if (f["all_in"] >> p) & 1 else "in")
+            mark = " D" if p == f["button"] else "  "
+            turn = " <" if p == f["player"] else ""
+            hand = ""
+            if f["strength"][p]:
+                hand = f" ({describe(int(f['strength'][p]))})"
+            lines.append(f" {mark} seat {p}: {format_cards(self.state.deck[i, 2 * p:2 * p + 2])}"
+                         f"{hand}, stack {int(f['stack'][p])}, bet {int(f['bet'][p])}, "
+                         f"paid {int(f['paid'][p])}, {status}{turn}")
+        return "\n".join(lines)
