@@ -33,6 +33,9 @@ RULE_FLAGS: dict[str, str] = {
     "--a23": "a23",
     "--special-235": "special_235",
     "--first-player": "first_player",
+    "--stack": "stack",
+    "--small-blind": "small_blind",
+    "--big-blind": "big_blind",
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
@@ -124,6 +127,9 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--a23", choices=("lowest", "second"))
     rules.add_argument("--special-235", action="store_true", default=None)
     rules.add_argument("--first-player", type=int, help="opening seat (default: random)")
+    rules.add_argument("--stack", type=int, help="holdem: chips per seat at every hand (100)")
+    rules.add_argument("--small-blind", type=int, help="holdem: small blind (1)")
+    rules.add_argument("--big-blind", type=int, help="holdem: big blind (2)")
 
 
 # ---------------------------------------------------------------- simulate
@@ -182,6 +188,24 @@ def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: f
           f"kernel load/compile {startup:.2f} s")
 
 
+def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
+                           elapsed: float) -> None:
+    chips = df.filter(like="chips_")
+    print(f"{args.game}: {args.games:,} games, {chips.shape[1]} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    seats = chips.agg(["mean", "std"]).T.rename_axis("seat").reset_index()
+    seats["seat"] = seats["seat"].str.removeprefix("chips_")
+    print(seats.to_string(index=False, formatters={"mean": "{:+.4f}".format,
+                                                    "std": "{:.3f}".format}))
+    if "end_street" in df:
+        ends = df["end_street"].value_counts(normalize=True, sort=False)
+        print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
+              + f"; showdown {100 * df['showdown'].mean():.1f}%")
+    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
+          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
+          f"kernel load/compile {startup:.2f} s")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
@@ -191,8 +215,12 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
     options = _rule_options(args)
-    kwargs = dict(policy=_policy(args.policy), seed=args.seed, summary=args.summary,
-                  record_actions=bool(args.report), num_threads=args.threads, **options)
+    kwargs = dict(policy=_policy(args.policy), seed=args.seed, num_threads=args.threads,
+                  **options)
+    if args.game == "zhajinhua":
+        kwargs.update(summary=args.summary, record_actions=bool(args.report))
+    elif args.summary:
+        raise CLIError(f"argument --summary: not available for {args.game} yet")
     try:  # the library checks every option before a kernel runs: its errors are usage errors
         t0 = time.perf_counter()
         simulate(args.game, 1, **kwargs)  # compiles or loads the cached kernels
@@ -201,7 +229,10 @@ def _simulate(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
         raise CLIError(_flagged(exc)) from None
-    _print_summary(args, df, t1 - t0, elapsed)
+    if args.game == "zhajinhua":
+        _print_summary(args, df, t1 - t0, elapsed)
+    else:
+        _print_generic_summary(args, df, t1 - t0, elapsed)
     if args.csv:
         df.to_csv(args.csv, index=False)
         print(f"wrote {args.csv}")

@@ -3,6 +3,7 @@
 from .env import HoldemEnv  # noqa: I001  (rules first)
 from .observe import OBS_DIM
 from .rules import DEFAULT_OPTIONS, MAX_PLAYERS, Rules, State, make_rules
+from .simulate import simulate
 
 __all__ = ["DEFAULT_OPTIONS", "MAX_PLAYERS", "OBS_DIM", "HoldemEnv", "Rules", "State",
-           "make_rules"]
+           "make_rules", "simulate"]

@@ -113,7 +113,9 @@ ALL_IN = 7
 ACTIONS = 8  # actions taken this hand
 HANDS = 9  # hands started in this env (for the rotating button)
 SHORT_SUM = 10  # increments of the consecutive short all-in raises since the last full one
-STACK = 11  # per seat: chips behind
+END_STREET = 11  # the street on which the hand ended
+SHOWDOWN = 12  # 1 when the hand ended with two or more hands shown
+STACK = 13  # per seat: chips behind
 BET = STACK + MAX_PLAYERS  # per seat: bet on this street
 PAID = BET + MAX_PLAYERS  # per seat: chips put in this hand
 PAYOUT = PAID + MAX_PLAYERS  # per seat: chips won at the end
@@ -122,7 +124,7 @@ RAISES = STRENGTH + MAX_PLAYERS  # [street * MAX_PLAYERS + seat]: bets/raises ma
 START = RAISES + 4 * MAX_PLAYERS  # per seat: stack at the start of every hand
 NUM_FIELDS = START + MAX_PLAYERS
 SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
-                 "all_in", "actions", "hands", "short_sum")
+                 "all_in", "actions", "hands", "short_sum", "end_street", "showdown")
 SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
                "strength": STRENGTH, "start": START}
 
@@ -286,6 +288,8 @@ def _finish(s, i, r):
         t[BET + p] = 0
     in_hand = ((1 << n) - 1) & ~t[FOLDED]
     showdown = popcount(in_hand) > 1
+    t[END_STREET] = t[STREET]
+    t[SHOWDOWN] = showdown
     b = 2 * n
     if showdown:
         for p in range(n):

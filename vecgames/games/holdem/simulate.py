@@ -1,0 +1,125 @@
+"""Whole hands inside the kernels: ``vecgames.simulate("holdem", ...)``.
+
+Hand g draws from the random stream of global index g under the seed (its deal, button and
+every random choice), so results do not depend on the thread count or on how hands are split.
+Policy ``"random"`` is the seed's: a uniform choice among the legal kinds (fold only when a bet
+is owed, check/call, raise when allowed), a raise amount uniform between the minimum and the
+maximum raise-to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+from numba import prange
+
+from ...core.jit import jit
+from ...core.rng import below, check_seed, high32, next_u64, seed_stream
+from ...core.validation import check_int
+from .rules import (
+    BET,
+    BUTTON,
+    CALL,
+    CUR_BET,
+    END_STREET,
+    FOLD,
+    HAND_OVER,
+    PAID,
+    PAYOUT,
+    PLAYER,
+    RAISE,
+    SHOWDOWN,
+    STREET,
+    STREET_NAMES,
+    make_rules,
+    new_state,
+    raise_bounds,
+    reset_one,
+    starting_stacks,
+    step_one,
+)
+
+SLOTS = 64  # hand runs per kernel call, each in its own state row
+POLICIES = ("random",)
+
+
+@jit
+def random_action(s, i, r):
+    """The seed's random player: (kind, raise_to)."""
+    t = s.table[i]
+    to_call, lo, hi = raise_bounds(s, i, r)
+    can_fold = t[CUR_BET] > t[BET + t[PLAYER]]
+    can_raise = lo <= hi
+    bits = next_u64(s.rng, i)
+    k = below(bits, 1 + can_fold + can_raise)
+    if k == 0:
+        return CALL, 0
+    if k == 1 and can_fold:
+        return FOLD, 0
+    return RAISE, lo + below(high32(bits), hi - lo + 1)
+
+
+@jit
+def _play_hands(s, slot, r, seed, first, lo, hi, chips, button, end_street, showdown, pot):
+    t = s.table[slot]
+    n = r.num_players
+    for g in range(lo, hi):
+        seed_stream(s.rng, slot, seed, first + g)
+        reset_one(s, slot, r)
+        while t[STREET] != HAND_OVER:
+            kind, amount = random_action(s, slot, r)
+            step_one(s, slot, kind, amount, r)
+        total = 0
+        for p in range(n):
+            chips[g, p] = t[PAYOUT + p] - t[PAID + p]
+            total += t[PAID + p]
+        button[g] = t[BUTTON]
+        end_street[g] = t[END_STREET]
+        showdown[g] = t[SHOWDOWN]
+        pot[g] = total
+
+
+@jit(parallel=True)
+def _simulate_kernel(s, r, seed, first, chips, button, end_street, showdown, pot):
+    num = chips.shape[0]
+    for slot in prange(SLOTS):
+        _play_hands(s, slot, r, seed, first, num * slot // SLOTS, num * (slot + 1) // SLOTS,
+                    chips, button, end_street, showdown, pot)
+
+
+def simulate(num_games: int, policy: str = "random", seed: int = 0, first_game: int = 0,
+             num_threads: int | None = None, **options: Any) -> pd.DataFrame:
+    """Play ``num_games`` independent hands; one row per hand: ``chips_<seat>`` (chip change),
+    ``button``, ``end_street`` (where the hand ended), ``showdown``, ``pot``."""
+    num_games = check_int(num_games, "num_games", 1, 2**31 - 1)
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {POLICIES} for holdem, got {policy!r}")
+    seed_u64 = check_seed(seed)
+    first_game = check_int(first_game, "first_game", 0, 2**62)
+    rules = make_rules(**options)
+    stacks = starting_stacks(**options)
+    n = rules.num_players
+    state = new_state(SLOTS, stacks)
+    chips = np.zeros((num_games, n), np.int32)
+    button = np.zeros(num_games, np.int8)
+    end_street = np.zeros(num_games, np.int8)
+    showdown = np.zeros(num_games, np.bool_)
+    pot = np.zeros(num_games, np.int32)
+    before = numba.get_num_threads()
+    if num_threads is not None:
+        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
+                                        numba.config.NUMBA_NUM_THREADS))
+    try:
+        _simulate_kernel(state, rules, seed_u64, first_game, chips, button, end_street,
+                         showdown, pot)
+    finally:
+        numba.set_num_threads(before)
+    frame = pd.DataFrame({f"chips_{p}": chips[:, p] for p in range(n)})
+    frame["button"] = button
+    frame["end_street"] = pd.Categorical.from_codes(end_street, STREET_NAMES[:4])
+    frame["showdown"] = showdown
+    frame["pot"] = pot
+    return frame
