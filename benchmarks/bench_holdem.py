@@ -1,0 +1,117 @@
+"""No-limit Hold'em throughput, side by side with pokerkit, as a table.
+
+    python benchmarks/bench_holdem.py [--games 2000000] [--pokerkit-hands 300] [--steps 200]
+
+Random six-player hands (the seed's random player: a uniform legal kind, a uniform raise
+amount) through ``vecgames.simulate``, env steps at batch 4096 with uniform legal discrete
+actions, and pokerkit playing the same kind of random hands one Python call per action. Run it
+alone on the machine (2 cores). Each rate is the best of three runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+import warnings
+
+import numba
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import vecgames  # noqa: E402
+from benchmarks.zhajinhua_workloads import sample_legal  # noqa: E402
+from vecgames.core.rng import seed_streams  # noqa: E402
+
+BATCH = 4096
+REPEATS = 3
+
+
+def best_seconds(work) -> float:
+    best = float("inf")
+    for _ in range(REPEATS):
+        t = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def pokerkit_hands(num_hands: int, seed: int = 0) -> float:
+    """Seconds for random six-player pokerkit hands (same random player), cards dealt by it."""
+    from pokerkit import Automation, Mode, NoLimitTexasHoldem
+
+    automations = tuple(a for a in Automation)  # everything automatic except the decisions
+    rnd = random.Random(seed)
+    warnings.simplefilter("ignore")
+    start = time.perf_counter()
+    for _ in range(num_hands):
+        state = NoLimitTexasHoldem.create_state(automations, True, 0, (1, 2), 2, (100,) * 6, 6,
+                                                mode=Mode.CASH_GAME)
+        while state.status:
+            kinds = ["call"]
+            if state.checking_or_calling_amount:
+                kinds.append("fold")
+            if state.can_complete_bet_or_raise_to():
+                kinds.append("raise")
+            kind = rnd.choice(kinds)
+            if kind == "call":
+                state.check_or_call()
+            elif kind == "fold":
+                state.fold()
+            else:
+                state.complete_bet_or_raise_to(rnd.randint(
+                    state.min_completion_betting_or_raising_to_amount,
+                    state.max_completion_betting_or_raising_to_amount))
+    return time.perf_counter() - start
+
+
+def env_steps(steps: int) -> float:
+    env = vecgames.make("holdem", num_envs=BATCH, num_players=6, seed=0)
+    obs, info = env.reset()
+    actions = np.zeros(BATCH, np.int64)
+    rng = np.zeros(BATCH, np.uint64)
+    seed_streams(rng, np.uint64(1), 0)
+    in_step = 0.0
+    for _ in range(steps):
+        sample_legal(info["action_mask"], rng, actions)
+        t = time.perf_counter()
+        obs, reward, terminated, truncated, info = env.step(actions)
+        in_step += time.perf_counter() - t
+    return in_step
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2_000_000)
+    parser.add_argument("--pokerkit-hands", type=int, default=300)
+    parser.add_argument("--steps", type=int, default=200)
+    args = parser.parse_args()
+
+    pk_rate = args.pokerkit_hands / pokerkit_hands(args.pokerkit_hands)
+    rows = [("pokerkit, random 6-player hands, one call per action", f"{pk_rate:,.0f} hands/s",
+             "1x")]
+    rows.append(("the original pure-Python engine (issue 4's figure, not run here)",
+                 "about 18,000 games/s", f"{18_000 / pk_rate:,.0f}x"))
+    vecgames.simulate("holdem", 1000)
+    env_steps(2)
+    for threads in (1, 2):
+        numba.set_num_threads(threads)
+        seconds = best_seconds(lambda: vecgames.simulate("holdem", args.games, seed=1))
+        rate = args.games / seconds
+        rows.append((f"vecgames.simulate, random 6-player hands, {threads} thread(s)",
+                     f"{rate / 1e6:.2f} M hands/s", f"{rate / pk_rate:,.0f}x"))
+        seconds = min(env_steps(args.steps) for _ in range(REPEATS))
+        rate = args.steps * BATCH / seconds
+        rows.append((f"HoldemEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",
+                     f"{rate / 1e6:.2f} M steps/s", ""))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'workload':<{width}}  {'rate':>20}  {'vs pokerkit':>12}")
+    for name, rate, ratio in rows:
+        print(f"{name:<{width}}  {rate:>20}  {ratio:>12}")
+
+
+if __name__ == "__main__":
+    main()
