@@ -178,14 +178,14 @@ def start_hand(s, i, r, button):
     ``button`` < 0 draws it from the env's stream."""
     n = r.num_players
     t = s.table[i]
-    for p in range(MAX_PLAYERS):
+    for p in range(n):
         t[STACK + p] = t[START + p]
         t[BET + p] = 0
         t[PAID + p] = 0
         t[PAYOUT + p] = 0
         t[STRENGTH + p] = 0
-    for k in range(4 * MAX_PLAYERS):
-        t[RAISES + k] = 0
+        for street in range(4):
+            t[RAISES + street * MAX_PLAYERS + p] = 0
     if button < 0:
         if r.rotate_button:
             button = t[HANDS] % n
@@ -427,8 +427,15 @@ def check_action(s, i, kind, raise_to, r):
 def step_one(s, i, kind, raise_to, r):
     """Apply one action of the player to act; OK or a negative code (nothing changed)."""
     code = check_action(s, i, kind, raise_to, r)
-    if code != OK:
-        return code
+    if code == OK:
+        apply_action(s, i, kind, raise_to, r)
+    return code
+
+
+@jit
+def apply_action(s, i, kind, raise_to, r):
+    """``step_one`` without the legality check, for callers whose actions are legal by
+    construction (the simulators' policies)."""
     t = s.table[i]
     p = t[PLAYER]
     if kind == FOLD:
@@ -456,4 +463,3 @@ def step_one(s, i, kind, raise_to, r):
         t[RAISES + t[STREET] * MAX_PLAYERS + p] += 1
     t[ACTIONS] += 1
     _advance(s, i, r)
-    return OK

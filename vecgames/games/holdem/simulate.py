@@ -34,12 +34,12 @@ from .rules import (
     SHOWDOWN,
     STREET,
     STREET_NAMES,
+    apply_action,
     make_rules,
     new_state,
     raise_bounds,
     reset_one,
     starting_stacks,
-    step_one,
 )
 
 SLOTS = 64  # hand runs per kernel call, each in its own state row
@@ -71,7 +71,7 @@ def _play_hands(s, slot, r, seed, first, lo, hi, chips, button, end_street, show
         reset_one(s, slot, r)
         while t[STREET] != HAND_OVER:
             kind, amount = random_action(s, slot, r)
-            step_one(s, slot, kind, amount, r)
+            apply_action(s, slot, kind, amount, r)
         total = 0
         for p in range(n):
             chips[g, p] = t[PAYOUT + p] - t[PAID + p]
