@@ -138,3 +138,27 @@ def test_cli_simulates_holdem(capsys):
     assert "holdem: 2,000 games, 3 players" in out and "showdown" in out
     assert main(["simulate", "holdem", "--games", "10", "--ante", "1"]) == 2
     assert "unknown option" in capsys.readouterr().err
+
+
+def test_baseline_policies_behave_as_documented():
+    # everyone checks when free and folds to a bet: the big blind takes the small blind
+    df = vecgames.simulate("holdem", 500, policy="check", seed=1)
+    chips = df.filter(like="chips_").to_numpy()
+    sb = (df["button"] + 1) % 6
+    bb = (df["button"] + 2) % 6
+    rows = np.arange(len(df))
+    assert (chips[rows, bb] == 1).all() and (chips[rows, sb] == -1).all()
+    assert (df["pot"] == 3).all() and (df["end_street"] == "preflop").all()
+    # callers never raise: the pot never holds more than the big blind from each seat
+    df = vecgames.simulate("holdem", 2000, policy="call", seed=2)
+    assert (df["pot"] <= 2 * 6).all() and df["showdown"].any()
+    # raiser against caller heads-up: the pot grows past the blinds unless the caller, first
+    # to act on the button, folds at once (half the time when it has the button)
+    df = vecgames.simulate("holdem", 2000, policy=["raise", "call"], num_players=2, seed=3)
+    small = df["pot"] <= 4
+    assert set(df.loc[small, "pot"]) == {3} and (df.loc[small, "button"] == 1).all()
+    assert 0.2 < small.mean() < 0.3
+    mixed = vecgames.simulate("holdem", 3000, policy=["random"] * 3 + ["check"] * 3, seed=4)
+    assert (mixed.filter(like="chips_").sum(axis=1) == 0).all()
+    with pytest.raises(ValueError, match="list of 6"):
+        vecgames.simulate("holdem", 10, policy=["random"] * 5)

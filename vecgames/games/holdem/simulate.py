@@ -2,13 +2,20 @@
 
 Hand g draws from the random stream of global index g under the seed (its deal, button and
 every random choice), so results do not depend on the thread count or on how hands are split.
-Policy ``"random"`` is the seed's: a uniform choice among the legal kinds (fold only when a bet
-is owed, check/call, raise when allowed), a raise amount uniform between the minimum and the
-maximum raise-to.
+Policies (the seed's baseline strategies; one name for every seat or a list with one per seat):
+
+- ``"random"``: a uniform choice among the legal kinds (fold only when a bet is owed,
+  check/call, raise when allowed), a raise-to amount uniform between the minimum and maximum.
+- ``"call"``: check/call with probability ``CALL_PROBABILITY`` (1/2), otherwise fold (check
+  when that is free); never raises.
+- ``"raise"``: raise whenever allowed, to min + ``RAISE_FRACTION`` (1/4) of (max - min);
+  otherwise call.
+- ``"check"``: check when free, fold to any bet.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numba
@@ -43,7 +50,10 @@ from .rules import (
 )
 
 SLOTS = 64  # hand runs per kernel call, each in its own state row
-POLICIES = ("random",)
+POLICIES = ("random", "call", "raise", "check")
+RANDOM, CALLER, RAISER, CHECKER = range(4)
+CALL_PROBABILITY = 0.5
+RAISE_FRACTION = 0.25
 
 
 @jit
@@ -63,14 +73,35 @@ def random_action(s, i, r):
 
 
 @jit
-def _play_hands(s, slot, r, seed, first, lo, hi, chips, button, end_street, showdown, pot):
+def policy_action(policy, s, i, r):
+    """(kind, raise_to) of baseline ``policy`` for the player to act in env i."""
+    if policy == RANDOM:
+        return random_action(s, i, r)
+    t = s.table[i]
+    owed = t[CUR_BET] > t[BET + t[PLAYER]]
+    if policy == CHECKER:
+        return (FOLD if owed else CALL), 0
+    if policy == CALLER:
+        u = (next_u64(s.rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        if not owed or u < CALL_PROBABILITY:
+            return CALL, 0
+        return FOLD, 0
+    to_call, lo, hi = raise_bounds(s, i, r)
+    if lo <= hi:
+        return RAISE, lo + np.int64(RAISE_FRACTION * (hi - lo))
+    return CALL, 0
+
+
+@jit
+def _play_hands(s, slot, r, seat_policy, seed, first, lo, hi, chips, button, end_street,
+                showdown, pot):
     t = s.table[slot]
     n = r.num_players
     for g in range(lo, hi):
         seed_stream(s.rng, slot, seed, first + g)
         reset_one(s, slot, r)
         while t[STREET] != HAND_OVER:
-            kind, amount = random_action(s, slot, r)
+            kind, amount = policy_action(seat_policy[t[PLAYER]], s, slot, r)
             apply_action(s, slot, kind, amount, r)
         total = 0
         for p in range(n):
@@ -83,25 +114,30 @@ def _play_hands(s, slot, r, seed, first, lo, hi, chips, button, end_street, show
 
 
 @jit(parallel=True)
-def _simulate_kernel(s, r, seed, first, chips, button, end_street, showdown, pot):
+def _simulate_kernel(s, r, seat_policy, seed, first, chips, button, end_street, showdown, pot):
     num = chips.shape[0]
     for slot in prange(SLOTS):
-        _play_hands(s, slot, r, seed, first, num * slot // SLOTS, num * (slot + 1) // SLOTS,
-                    chips, button, end_street, showdown, pot)
+        _play_hands(s, slot, r, seat_policy, seed, first, num * slot // SLOTS,
+                    num * (slot + 1) // SLOTS, chips, button, end_street, showdown, pot)
 
 
-def simulate(num_games: int, policy: str = "random", seed: int = 0, first_game: int = 0,
-             num_threads: int | None = None, **options: Any) -> pd.DataFrame:
+def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+             first_game: int = 0, num_threads: int | None = None,
+             **options: Any) -> pd.DataFrame:
     """Play ``num_games`` independent hands; one row per hand: ``chips_<seat>`` (chip change),
-    ``button``, ``end_street`` (where the hand ended), ``showdown``, ``pot``."""
+    ``button``, ``end_street`` (where the hand ended), ``showdown``, ``pot``.
+    ``policy``: one of ``POLICIES`` for every seat, or a list with one per seat."""
     num_games = check_int(num_games, "num_games", 1, 2**31 - 1)
-    if policy not in POLICIES:
-        raise ValueError(f"policy must be one of {POLICIES} for holdem, got {policy!r}")
     seed_u64 = check_seed(seed)
     first_game = check_int(first_game, "first_game", 0, 2**62)
     rules = make_rules(**options)
     stacks = starting_stacks(**options)
     n = rules.num_players
+    names = [policy] * n if isinstance(policy, str) else list(policy)
+    if len(names) != n or any(name not in POLICIES for name in names):
+        raise ValueError(f"policy must be one of {POLICIES} or a list of {n} of them, got "
+                         f"{policy!r}")
+    seat_policy = np.array([POLICIES.index(name) for name in names], np.int64)
     state = new_state(SLOTS, stacks)
     chips = np.zeros((num_games, n), np.int32)
     button = np.zeros(num_games, np.int8)
@@ -113,7 +149,7 @@ def simulate(num_games: int, policy: str = "random", seed: int = 0, first_game: 
         numba.set_num_threads(check_int(num_threads, "num_threads", 1,
                                         numba.config.NUMBA_NUM_THREADS))
     try:
-        _simulate_kernel(state, rules, seed_u64, first_game, chips, button, end_street,
+        _simulate_kernel(state, rules, seat_policy, seed_u64, first_game, chips, button, end_street,
                          showdown, pot)
     finally:
         numba.set_num_threads(before)
