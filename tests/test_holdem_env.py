@@ -162,3 +162,32 @@ def test_baseline_policies_behave_as_documented():
     assert (mixed.filter(like="chips_").sum(axis=1) == 0).all()
     with pytest.raises(ValueError, match="list of 6"):
         vecgames.simulate("holdem", 10, policy=["random"] * 5)
+
+
+class _Caller:
+    def action(self, last, lowerbound):
+        return last
+
+
+class _Shover:
+    def action(self, last, lowerbound):
+        return 10**6  # more than the stack: all-in
+
+
+class _Folder:
+    def action(self, last, lowerbound):
+        return -1
+
+
+def test_texas_poker_facade_plays_seed_style_agents():
+    from vecgames.games.holdem import TexasPoker
+
+    table = TexasPoker([_Caller(), _Shover(), _Folder(), _Caller(), _Caller(), _Folder()],
+                       seed=3)
+    for _ in range(50):
+        scores = table.game()
+        assert len(scores) == 6 and sum(scores) == 600 and min(scores) >= 0
+    folder_scores = [TexasPoker([_Folder(), _Folder()], seed=s).game() for s in range(4)]
+    assert all(sorted(scores) == [99, 101] for scores in folder_scores)
+    with pytest.raises(TypeError, match="agent 1"):
+        TexasPoker([_Caller(), object()])
