@@ -23,7 +23,8 @@ from .core.registry import GAMES
 PROG = "vecgames"
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
-REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report"}
+REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report",
+                           "holdem": "analysis.holdem_report"}
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
     "--players": "num_players",

@@ -115,7 +115,9 @@ HANDS = 9  # hands started in this env (for the rotating button)
 SHORT_SUM = 10  # increments of the consecutive short all-in raises since the last full one
 END_STREET = 11  # the street on which the hand ended
 SHOWDOWN = 12  # 1 when the hand ended with two or more hands shown
-STACK = 13  # per seat: chips behind
+VPIP = 13  # seats that put chips in voluntarily preflop (a call or a raise, not a blind)
+PFR = 14  # seats that raised preflop
+STACK = 15  # per seat: chips behind
 BET = STACK + MAX_PLAYERS  # per seat: bet on this street
 PAID = BET + MAX_PLAYERS  # per seat: chips put in this hand
 PAYOUT = PAID + MAX_PLAYERS  # per seat: chips won at the end
@@ -124,7 +126,8 @@ RAISES = STRENGTH + MAX_PLAYERS  # [street * MAX_PLAYERS + seat]: bets/raises ma
 START = RAISES + 4 * MAX_PLAYERS  # per seat: stack at the start of every hand
 NUM_FIELDS = START + MAX_PLAYERS
 SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
-                 "all_in", "actions", "hands", "short_sum", "end_street", "showdown")
+                 "all_in", "actions", "hands", "short_sum", "end_street", "showdown", "vpip",
+                 "pfr")
 SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
                "strength": STRENGTH, "start": START}
 
@@ -198,6 +201,8 @@ def start_hand(s, i, r, button):
     t[ALL_IN] = 0
     t[ACTED] = 0
     t[ACTIONS] = 0
+    t[VPIP] = 0
+    t[PFR] = 0
     sb = button if n == 2 else _next_seat(button, n)
     bb = _next_seat(sb, n)
     if r.short_stack_fold:
@@ -446,6 +451,8 @@ def apply_action(s, i, kind, raise_to, r):
         if owed > 0 and r.short_stack_fold and t[STACK + p] < owed:
             t[FOLDED] |= 1 << p  # the seed's rule: cannot cover, so out
         else:
+            if owed > 0 and t[STREET] == PREFLOP:
+                t[VPIP] |= 1 << p
             _post(t, p, owed)
             t[ACTED] |= 1 << p
     else:
@@ -461,5 +468,8 @@ def apply_action(s, i, kind, raise_to, r):
             t[SHORT_SUM] = 0
         t[CUR_BET] = raise_to
         t[RAISES + t[STREET] * MAX_PLAYERS + p] += 1
+        if t[STREET] == PREFLOP:
+            t[VPIP] |= 1 << p
+            t[PFR] |= 1 << p
     t[ACTIONS] += 1
     _advance(s, i, r)
