@@ -191,3 +191,22 @@ def test_texas_poker_facade_plays_seed_style_agents():
     assert all(sorted(scores) == [99, 101] for scores in folder_scores)
     with pytest.raises(TypeError, match="agent 1"):
         TexasPoker([_Caller(), object()])
+
+
+def test_hand_log_replays_the_simulated_hands():
+    from vecgames.games.holdem import hand_log
+
+    policy = ["random", "call", "raise"]
+    log = hand_log(300, policy=policy, seed=5, num_players=3, first_game=7)
+    sim = vecgames.simulate("holdem", 300, policy=policy, seed=5, num_players=3, first_game=7)
+    chips = [f"chips_{p}" for p in range(3)]
+    np.testing.assert_array_equal(log.hands[chips].to_numpy(), sim[chips].to_numpy())
+    np.testing.assert_array_equal(log.hands["pot"], sim["pot"])
+    added = log.actions.groupby("hand")["added"].sum()
+    blinds = 3  # small + big blind, posted before any action
+    np.testing.assert_array_equal(added.to_numpy() + blinds, log.hands["pot"].to_numpy())
+    assert set(log.actions["action"]) <= {"fold", "check", "call", "bet", "raise"}
+    assert (log.actions.loc[log.actions["seat"] == 1, "action"].isin(["fold", "check", "call"])
+            ).all()
+    assert log.hands.loc[0, "board"].count(" ") == 4
+    assert all(len(w) >= 1 for w in log.hands["winners"])
