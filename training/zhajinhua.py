@@ -42,6 +42,7 @@ nn = torch.nn
 F = torch.nn.functional
 
 GAME = "zhajinhua"
+GAME_TITLES = {"zhajinhua": "Zha Jin Hua", "holdem": "No-limit Hold'em"}
 RETURN_SCALE = 32.0  # the value head predicts return / RETURN_SCALE (returns reach hundreds)
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from a stream training never sees
 
@@ -50,6 +51,7 @@ EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from a stream trainin
 class Config:
     """Everything a run depends on; saved in every checkpoint and in config.json."""
 
+    game: str = GAME
     players: int = 6
     envs: int = 1024
     steps: int = 64
@@ -73,6 +75,7 @@ class Config:
     torch_threads: int = 1
     progress: bool = True
     env_options: dict[str, Any] = field(default_factory=dict)
+    eval_opponents: tuple[str, ...] = ("random",)  # baselines the final policy is scored against
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -188,8 +191,8 @@ class Collector:
         self.cfg = cfg
         self.device = device
         self.gen = generator
-        env = vecgames.make(GAME, num_envs=cfg.envs, seed=cfg.seed, num_players=cfg.players,
-                            **cfg.env_options)
+        env = vecgames.make(cfg.game, num_envs=cfg.envs, seed=cfg.seed,
+                            num_players=cfg.players, **cfg.env_options)
         self.env = env
         self.bridge = TorchBridge(env, device)
         self.obs, info = self.bridge.reset()
@@ -314,10 +317,27 @@ def mean_ci(values: np.ndarray) -> dict[str, float]:
             "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}
 
 
+def baseline_logits(name: str, mask: torch.Tensor) -> torch.Tensor:
+    """Logits of a baseline opponent over legal actions.
+
+    ``"random"``: uniform over the legal actions. ``"call"`` (Hold'em, whose action 0 is fold
+    and 1 check/call): the seed's "call with a fixed probability", check/call with probability
+    1/2 and fold otherwise (check when folding is not legal), never raising.
+    """
+    if name == "random":
+        return torch.zeros(mask.shape, device=mask.device).masked_fill(~mask, float("-inf"))
+    if name == "call":
+        logits = torch.full(mask.shape, float("-inf"), device=mask.device)
+        logits[:, 1] = 0.0
+        logits[:, 0] = torch.where(mask[:, 0], 0.0, float("-inf"))
+        return logits
+    raise ValueError(f"unknown baseline {name!r}; baselines: random, call")
+
+
 @torch.no_grad()
 def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
-             policy: str = "trained") -> dict[str, Any]:
-    """The policy at one seat, uniform-random-legal players at the others, seats rotating.
+             policy: str = "trained", opponents: str = "random") -> dict[str, Any]:
+    """The policy at one seat, baseline players (``opponents``) at the others, seats rotating.
 
     Env b plays exactly ``ceil(games / envs)`` games (learner at seat ``(b + k) % P`` in its
     k-th game) so long games are not under-counted; returns mean chips per game and a 95% CI.
@@ -326,8 +346,8 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
     envs = max(1, min(cfg.eval_envs, cfg.eval_games))
     per_env = math.ceil(cfg.eval_games / envs)
     p = cfg.players
-    env = vecgames.make(GAME, num_envs=envs, seed=cfg.seed + EVAL_SEED_OFFSET, num_players=p,
-                        **cfg.env_options)
+    env = vecgames.make(cfg.game, num_envs=envs, seed=cfg.seed + EVAL_SEED_OFFSET,
+                        num_players=p, **cfg.env_options)
     bridge = TorchBridge(env, device)
     gen = torch.Generator(device=device).manual_seed(cfg.seed + EVAL_SEED_OFFSET)
     obs, info = bridge.reset()
@@ -340,13 +360,15 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
         mask = info["action_mask"]
         seat = (rows + played) % p
         logits, _ = net(obs, mask)
-        uniform = torch.zeros_like(logits).masked_fill(~mask, float("-inf"))
-        mine = (info["current_player"].long() == seat) & (policy == "trained")
+        others = baseline_logits(opponents, mask)
+        mine = info["current_player"].long() == seat
+        if policy == "random":  # a sanity baseline: a random player in the learner's seat
+            logits = baseline_logits("random", mask)
         if cfg.eval_greedy:
             actions = torch.where(mine, sample_actions(logits, gen, greedy=True),
-                                  sample_actions(uniform, gen))
+                                  sample_actions(others, gen))
         else:
-            actions = sample_actions(torch.where(mine.unsqueeze(1), logits, uniform), gen)
+            actions = sample_actions(torch.where(mine.unsqueeze(1), logits, others), gen)
         obs, reward, terminated, truncated, info = bridge.step(actions)
         chips += reward.gather(1, seat.unsqueeze(1)).squeeze(1)
         done = (terminated | truncated) & (played < per_env)
@@ -355,7 +377,7 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
         chips[terminated | truncated] = 0.0
         played += done.long()
     record = mean_ci(results.flatten().cpu().numpy())
-    record.update(policy=policy, opponents="uniform-random-legal", players=p,
+    record.update(policy=policy, opponents=opponents, players=p,
                   greedy=cfg.eval_greedy, seconds=round(time.perf_counter() - start, 2))
     return record
 
@@ -403,20 +425,24 @@ def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
     plt.close(fig)
 
 
-def write_eval(out: Path, record: dict[str, Any], cfg: Config, train_info: dict[str, Any],
-               command: str) -> None:
-    data = {"eval": record, "train": train_info, "config": asdict(cfg), "command": command}
+def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
+               train_info: dict[str, Any], command: str) -> None:
+    first = next(iter(records.values()))
+    data = {"eval": first, "evals": records, "train": train_info, "config": asdict(cfg),
+            "command": command}
     (out / "eval.json").write_text(json.dumps(data, indent=2))
-    r = record
-    (out / "eval.md").write_text(
-        "# Zha Jin Hua policy evaluation\n\n"
-        f"Command: `{command}`\n\n"
-        f"Training: {train_info['iterations']} iterations, {train_info['seconds']:.0f} s, "
-        f"{train_info['samples']} decisions trained on.\n\n"
-        f"Trained policy at one seat (rotating) vs {cfg.players - 1} uniform-random-legal "
-        f"opponents, {r['games']} games: mean chips/game **{r['mean']:.3f}**, 95% CI "
-        f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}] (normal approximation).\n"
-    )
+    lines = [f"# {GAME_TITLES.get(cfg.game, cfg.game)} policy evaluation", "",
+             f"Command: `{command}`", "",
+             f"Training: {train_info['iterations']} iterations, {train_info['seconds']:.0f} s, "
+             f"{train_info['samples']} decisions trained on.", ""]
+    for name, r in records.items():
+        label = "uniform-random-legal" if name == "random" else f"'{name}' baseline"
+        lines.append(
+            f"Trained policy at one seat (rotating) vs {cfg.players - 1} {label} opponents, "
+            f"{r['games']} games: mean chips/game **{r['mean']:.3f}**, 95% CI "
+            f"[{r['ci95_low']:.3f}, {r['ci95_high']:.3f}] (normal approximation).")
+        lines.append("")
+    (out / "eval.md").write_text("\n".join(lines))
 
 
 # -- driver --------------------------------------------------------------------------------
@@ -458,16 +484,16 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     save_checkpoint(out / "final.pt", net, opt, cfg, it)
     (out / "history.json").write_text(json.dumps(history, indent=1))
     plot_curve(history, out / "learning_curve.png")
-    record = evaluate(net, cfg, device)
+    records = {name: evaluate(net, cfg, device, opponents=name) for name in cfg.eval_opponents}
     train_info = {"iterations": it, "seconds": round(seconds, 1), "samples": samples}
-    write_eval(out, record, cfg, train_info, command)
-    return {**record, "train": train_info}
+    write_eval(out, records, cfg, train_info, command)
+    return {**next(iter(records.values())), "evals": records, "train": train_info}
 
 
 def _progress(cfg: Config):
     from tqdm.auto import tqdm
 
-    return tqdm(total=cfg.iterations, desc="train zhajinhua", unit="it",
+    return tqdm(total=cfg.iterations, desc=f"train {cfg.game}", unit="it",
                 disable=not cfg.progress, file=sys.stderr)
 
 
