@@ -2,6 +2,8 @@
 
     python benchmarks/bench_holdem.py [--games 2000000] [--pokerkit-hands 300] [--steps 200]
 
+RLCard is measured when it is installed (``pip install rlcard``; not a dependency).
+
 Random six-player hands (the seed's random player: a uniform legal kind, a uniform raise
 amount) through ``vecgames.simulate``, env steps at batch 4096 with uniform legal discrete
 actions, and pokerkit playing the same kind of random hands one Python call per action. Run it
@@ -68,6 +70,23 @@ def pokerkit_hands(num_hands: int, seed: int = 0) -> float:
     return time.perf_counter() - start
 
 
+def rlcard_hands(num_hands: int, seed: int = 0) -> float | None:
+    """Seconds for random six-player hands of RLCard's no-limit Hold'em (uniform over its
+    legal abstract actions), or None when RLCard is not installed."""
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("no-limit-holdem", config={"game_num_players": 6, "seed": seed})
+    rnd = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(num_hands):
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rnd.choice(list(state["legal_actions"])))
+    return time.perf_counter() - start
+
+
 def env_steps(steps: int) -> float:
     env = vecgames.make("holdem", num_envs=BATCH, num_players=6, seed=0)
     obs, info = env.reset()
@@ -87,12 +106,20 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2_000_000)
     parser.add_argument("--pokerkit-hands", type=int, default=300)
+    parser.add_argument("--rlcard-hands", type=int, default=3000)
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
 
     pk_rate = args.pokerkit_hands / pokerkit_hands(args.pokerkit_hands)
     rows = [("pokerkit, random 6-player hands, one call per action", f"{pk_rate:,.0f} hands/s",
              "1x")]
+    rl_seconds = rlcard_hands(args.rlcard_hands)
+    if rl_seconds is None:
+        rows.append(("RLCard no-limit Hold'em (pip install rlcard)", "not installed", ""))
+    else:
+        rl_rate = args.rlcard_hands / rl_seconds
+        rows.append(("RLCard no-limit Hold'em, random 6-player hands", f"{rl_rate:,.0f} hands/s",
+                     f"{rl_rate / pk_rate:,.1f}x"))
     rows.append(("the original pure-Python engine (issue 4's figure, not run here)",
                  "about 18,000 games/s", f"{18_000 / pk_rate:,.0f}x"))
     vecgames.simulate("holdem", 1000)
