@@ -210,3 +210,27 @@ def test_hand_log_replays_the_simulated_hands():
             ).all()
     assert log.hands.loc[0, "board"].count(" ") == 4
     assert all(len(w) >= 1 for w in log.hands["winners"])
+
+
+def test_hand_strength_player_beats_the_baselines():
+    for opponent in ("random", "call"):
+        df = vecgames.simulate("holdem", 6000, policy=["strength"] + [opponent] * 5, seed=8)
+        chips = df["chips_0"].to_numpy().astype(float)
+        low = chips.mean() - 1.96 * chips.std() / np.sqrt(len(chips))
+        assert low > 0, (opponent, chips.mean())
+
+
+def test_equity_estimate_sees_only_its_own_cards():
+    import importlib
+
+    sim = importlib.import_module("vecgames.games.holdem.simulate")  # the module, not the function
+    env = vecgames.make("holdem", num_envs=1, num_players=2, seed=0)
+    env.reset()
+    aces = parse_cards("AhAd 2c7d 3s8h9c Jd 4c")  # seat 0 AA, seat 1 72o, then the board
+    env.reset_from_deck(aces[None, :], button=0)
+    equity, opponents = sim.estimate_equity(env.state, 0, env.rules, 4000)
+    assert opponents == 1 and abs(equity - 0.852) < 0.03  # AA vs a random hand preflop
+    other = parse_cards("AhAd 7h2s 3s8h9c Jd 4c")  # the opponent's cards do not matter
+    env.reset_from_deck(other[None, :], button=0)
+    again, _ = sim.estimate_equity(env.state, 0, env.rules, 4000)
+    assert abs(again - equity) < 0.03

@@ -114,7 +114,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="random",
                    help="policy name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
-                        "check)")
+                        "check, strength)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--summary", action="store_true",
