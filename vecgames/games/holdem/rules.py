@@ -301,10 +301,31 @@ def _finish(s, i, r):
             if (in_hand >> p) & 1:
                 t[STRENGTH + p] = evaluate_7(d[2 * p], d[2 * p + 1], d[b], d[b + 1], d[b + 2],
                                              d[b + 3], d[b + 4])
-    # Pots: the layers between successive contribution levels, each open to the players still
-    # in who paid that much. As in pokerkit, hands that win no layer are mucked first, and
-    # consecutive layers open to the same remaining hands form one pot, so odd chips are
-    # counted once per pot.
+    # One pot when every player still in paid the most anyone paid (the usual case).
+    total = 0
+    top = 0
+    least_in = np.int64(2**62)
+    for p in range(n):
+        total += t[PAID + p]
+        top = max(top, t[PAID + p])
+        if (in_hand >> p) & 1:
+            least_in = min(least_in, t[PAID + p])
+    if least_in == top:
+        _award(t, in_hand, total, n)
+    else:
+        _side_pots(t, n, in_hand)
+    for p in range(n):
+        t[STACK + p] += t[PAYOUT + p]
+    t[PLAYER] = -1
+    t[STREET] = HAND_OVER
+
+
+@jit
+def _side_pots(t, n, in_hand):
+    """Pots are the layers between successive contribution levels, each open to the players
+    still in who paid that much. As in pokerkit, hands that win no layer are mucked first, and
+    consecutive layers open to the same remaining hands form one pot, so odd chips are counted
+    once per pot."""
     contenders = 0
     level = _next_level(t, n, 0)
     while level > 0:
@@ -325,10 +346,6 @@ def _finish(s, i, r):
         level = _next_level(t, n, level)
     if pot_players:
         _award(t, pot_players, pot, n)
-    for p in range(n):
-        t[STACK + p] += t[PAYOUT + p]
-    t[PLAYER] = -1
-    t[STREET] = HAND_OVER
 
 
 @jit
@@ -401,13 +418,10 @@ def raise_bounds(s, i, r):
         return to_call, 1, 0
     if 0 < t[SHORT_SUM] < t[RAISE_SIZE] and (t[ACTED] >> p) & 1:
         return to_call, 1, 0  # facing a short all-in after acting: call or fold only
-    others = False
     for q in range(r.num_players):
         if q != p and not (t[FOLDED] >> q) & 1 and t[STACK + q] + t[BET + q] > t[CUR_BET]:
-            others = True
-    if not others:
-        return to_call, 1, 0
-    return to_call, min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to), max_to
+            return to_call, min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to), max_to
+    return to_call, 1, 0  # nobody else could put in more chips
 
 
 @jit
