@@ -254,7 +254,7 @@ def _needs_to_act(t, p):
     return not (t[ACTED] >> p) & 1 or t[BET + p] < t[CUR_BET]
 
 
-@jit
+@jit(inline=True)
 def _advance(s, i, r):
     """After an action (or the blinds): the next seat to act, or end the street / hand."""
     t = s.table[i]
@@ -406,7 +406,7 @@ def _award(t, players, amount, n):
             odd = 0
 
 
-@jit
+@jit(inline=True)
 def raise_bounds(s, i, r):
     """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise."""
     t = s.table[i]
@@ -451,7 +451,7 @@ def step_one(s, i, kind, raise_to, r):
     return code
 
 
-@jit
+@jit(inline=True)
 def apply_action(s, i, kind, raise_to, r):
     """``step_one`` without the legality check, for callers whose actions are legal by
     construction (the simulators' policies)."""

@@ -144,7 +144,7 @@ def strength_action(s, i, r):
     return FOLD, 0
 
 
-@jit
+@jit(inline=True)
 def random_action(s, i, r):
     """The seed's random player: (kind, raise_to)."""
     t = s.table[i]
@@ -160,7 +160,7 @@ def random_action(s, i, r):
     return RAISE, lo + below(high32(bits), hi - lo + 1)
 
 
-@jit
+@jit(inline=True)
 def policy_action(policy, s, i, r):
     """(kind, raise_to) of baseline ``policy`` for the player to act in env i."""
     if policy == RANDOM:
