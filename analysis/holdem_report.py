@@ -18,6 +18,7 @@ from analysis.zhajinhua_report import (
     _plot_hist,
     histogram_table,
     md_table,
+    write_tables,
 )
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
 
@@ -98,13 +99,8 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
     ``<stem>_<plot>.png`` beside it; returns the written paths by name."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    path_md.parent.mkdir(parents=True, exist_ok=True)
-    stem = path_md.with_suffix("")
     tables = report_tables(df)
-    written: dict[str, Path] = {}
-    for name, table in tables.items():
-        written[name] = Path(f"{stem}_{name}.csv")
-        table.to_csv(written[name], index=False)
+    stem, written = write_tables(tables, path_md)
     rules = df.attrs.get("rules", {})
     lines = [f"# {title}", "",
              f"{len(df):,} independent hands, {rules.get('num_players', '?')} players, "

@@ -440,6 +440,19 @@ def _sections(t: dict[str, pd.DataFrame], images: Mapping[str, str]) -> list[str
     return lines
 
 
+def write_tables(tables: Mapping[str, pd.DataFrame], path_md: Path
+                 ) -> tuple[Path, dict[str, Path]]:
+    """Write each table as ``<stem>_<name>.csv`` beside ``path_md`` (its folder is made);
+    returns the stem and the written paths by table name."""
+    path_md.parent.mkdir(parents=True, exist_ok=True)
+    stem = path_md.with_suffix("")
+    written: dict[str, Path] = {}
+    for name, table in tables.items():
+        written[name] = Path(f"{stem}_{name}.csv")
+        table.to_csv(written[name], index=False)
+    return stem, written
+
+
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Zha Jin Hua simulation report", plots: bool = True
                  ) -> dict[str, Path]:
@@ -448,13 +461,8 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
     Returns the written paths by name ("report", table names, "plot_<name>")."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    path_md.parent.mkdir(parents=True, exist_ok=True)
-    stem = path_md.with_suffix("")
     tables = report_tables(df)
-    written: dict[str, Path] = {}
-    for name, table in tables.items():
-        written[name] = Path(f"{stem}_{name}.csv")
-        table.to_csv(written[name], index=False)
+    stem, written = write_tables(tables, path_md)
     images, note = _write_plots(df, tables, stem, plots)
     written.update({f"plot_{k}": Path(f"{stem}_{k}.png") for k in images})
     lines = _intro(df, elapsed, title) + ([note, ""] if note else []) + _sections(tables, images)

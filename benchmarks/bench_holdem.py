@@ -25,20 +25,12 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
+from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
 from benchmarks.zhajinhua_workloads import sample_legal  # noqa: E402
 from vecgames.core.rng import seed_streams  # noqa: E402
 
 BATCH = 4096
-REPEATS = 3
 
-
-def best_seconds(work) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        t = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def pokerkit_hands(num_hands: int, seed: int = 0) -> float:

@@ -14,20 +14,19 @@ import itertools
 import os
 import platform
 import sys
-import time
 
 import numba
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.timing import best_seconds  # noqa: E402
 from vecgames.core.cards import RANKS, SUITS  # noqa: E402
 from vecgames.poker import evaluate  # noqa: E402
 from vecgames.poker.distributions import strength_histogram  # noqa: E402
 from vecgames.poker.equity import equity  # noqa: E402
 from vecgames.poker.seven_card import evaluate_rows  # noqa: E402
 
-REPEATS = 3  # each rate is the best of this many runs: the machine's speed drifts by 10%
 HERO, VILLAIN = "AhKh", "QsQd"
 HU_BOARDS = 1_712_304  # C(48, 5)
 HU_EVALS = 2 * HU_BOARDS
@@ -57,14 +56,6 @@ def random_hands(n: int, cards: int = 7, seed: int = 1) -> np.ndarray:
 def card_name(card: int) -> str:
     return RANKS[card >> 2] + SUITS[card & 3]
 
-
-def best_seconds(work, repeats: int = REPEATS) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        t = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def cpu_model() -> str:

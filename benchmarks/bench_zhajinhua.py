@@ -11,30 +11,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 
 import numba
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
+from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
 from benchmarks.zhajinhua_workloads import (  # noqa: E402
     BATCH,
     EnvStepper,
     compile_times,
     pure_python_games,
 )
-
-REPEATS = 3  # each rate is the best of this many runs: the machine's speed drifts by 10%
-
-
-def best_seconds(work) -> float:
-    best = float("inf")
-    for _ in range(REPEATS):
-        t = time.perf_counter()
-        work()
-        best = min(best, time.perf_counter() - t)
-    return best
 
 
 def main() -> None:

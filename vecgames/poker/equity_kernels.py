@@ -126,6 +126,18 @@ def _hole(assignment, num_players, hole_keys, hole_bits):
     return used
 
 
+@jit
+def _remaining(base_deck, used, deck_keys, deck_bits):
+    # Keys and bits of the cards of base_deck not in the ``used`` mask; returns how many.
+    n = 0
+    for c in base_deck:
+        if not (used >> c) & 1:
+            deck_keys[n] = CARD_KEY[c]
+            deck_bits[n] = CARD_BIT[c]
+            n += 1
+    return n
+
+
 @jit(parallel=True)
 def exact_counts(assignments, weights, base_deck, board_key, board_bits, k, parts,
                  lane_counts, lane_weighted, scratch_deck, scratch_keys, scratch_counts):
@@ -146,12 +158,7 @@ def exact_counts(assignments, weights, base_deck, board_key, board_bits, k, part
         for t in range(lane, num_tasks, LANES):
             a, part = t // parts, t % parts
             used = _hole(assignments[a], num_players, hole_keys, hole_bits)
-            n = 0
-            for c in base_deck:
-                if not (used >> c) & 1:
-                    deck_keys[n] = CARD_KEY[c]
-                    deck_bits[n] = CARD_BIT[c]
-                    n += 1
+            n = _remaining(base_deck, used, deck_keys, deck_bits)
             local[:, :] = 0
             enumerate_boards(deck_keys, deck_bits, n, k, part, parts, board_key, board_bits,
                              scratch_keys[lane], num_players, local)
@@ -321,12 +328,7 @@ def exact_counts_each(assignments, base_deck, board_key, board_bits, k, out, scr
         for a in range(lane, assignments.shape[0], LANES):
             used = _hole(assignments[a], num_players, scratch_keys[lane, 0],
                          scratch_keys[lane, 1])
-            n = 0
-            for c in base_deck:
-                if not (used >> c) & 1:
-                    deck_keys[n] = CARD_KEY[c]
-                    deck_bits[n] = CARD_BIT[c]
-                    n += 1
+            n = _remaining(base_deck, used, deck_keys, deck_bits)
             enumerate_boards(deck_keys, deck_bits, n, k, 0, 1, board_key, board_bits,
                              scratch_keys[lane], num_players, out[a])
 

@@ -28,6 +28,7 @@ from ...core.bits import popcount
 from ...core.deal import deal_prefix
 from ...core.jit import jit
 from ...core.rng import below, next_u64
+from ...core.state_table import table_field
 from ...core.validation import check_choice, check_int, check_options
 from ...poker.seven_card import evaluate_7
 
@@ -150,13 +151,9 @@ def new_state(num_envs: int, stacks: Sequence[int], rng: np.ndarray | None = Non
 
 
 def field(state: State, name: str) -> np.ndarray:
-    """A named view: ``[B]`` for scalars, ``[B, MAX_PLAYERS]`` for per-seat fields."""
-    if name in SCALAR_FIELDS:
-        return state.table[:, SCALAR_FIELDS.index(name)]
-    if name in SEAT_FIELDS:
-        col = SEAT_FIELDS[name]
-        return state.table[:, col:col + MAX_PLAYERS]
-    raise ValueError(f"unknown state field {name!r}; fields: {SCALAR_FIELDS + tuple(SEAT_FIELDS)}")
+    """A named view into ``state.table``: ``[B]`` for scalars, ``[B, MAX_PLAYERS]`` for
+    per-seat fields."""
+    return table_field(state.table, name, SCALAR_FIELDS, SEAT_FIELDS, MAX_PLAYERS)
 
 
 @jit

@@ -19,6 +19,7 @@ from ...core.bits import lowest_bit, popcount
 from ...core.deal import deal_prefix
 from ...core.jit import jit
 from ...core.rng import below, next_u64
+from ...core.state_table import table_field
 from ...core.validation import check_bool, check_choice, check_int, check_options
 from ...poker.three_card import A23_OPTIONS, SPECIAL_235, TRIPS, compare_3, strength_3
 
@@ -137,12 +138,7 @@ def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
 
 def field(state: State, name: str) -> np.ndarray:
     """A named view into ``state.table``: ``[B]`` for scalars, ``[B, 6]`` for per-seat fields."""
-    if name in SCALAR_FIELDS:
-        return state.table[:, SCALAR_FIELDS.index(name)]
-    if name in SEAT_FIELDS:
-        col = SEAT_FIELDS[name]
-        return state.table[:, col:col + MAX_PLAYERS]
-    raise ValueError(f"unknown state field {name!r}; fields: {SCALAR_FIELDS + tuple(SEAT_FIELDS)}")
+    return table_field(state.table, name, SCALAR_FIELDS, SEAT_FIELDS, MAX_PLAYERS)
 
 
 @jit
