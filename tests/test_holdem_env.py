@@ -221,9 +221,7 @@ def test_hand_strength_player_beats_the_baselines():
 
 
 def test_equity_estimate_sees_only_its_own_cards():
-    import importlib
-
-    sim = importlib.import_module("vecgames.games.holdem.simulate")  # the module, not the function
+    from vecgames.policies import holdem as sim
     env = vecgames.make("holdem", num_envs=1, num_players=2, seed=0)
     env.reset()
     aces = parse_cards("AhAd 2c7d 3s8h9c Jd 4c")  # seat 0 AA, seat 1 72o, then the board

@@ -12,6 +12,7 @@ from ...core.cards import format_cards
 from ...core.rng import check_seed, seed_stream
 from ...core.validation import check_int
 from ...poker.describe import describe
+from ...policies import holdem as policies  # a module: importable mid-cycle
 from .rules import (
     BET,
     BUTTON,
@@ -32,7 +33,6 @@ from .rules import (
     reset_one,
     starting_stacks,
 )
-from .simulate import POLICIES, policy_action
 
 MAX_LOGGED_HANDS = 100_000
 
@@ -56,10 +56,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     first_game = check_int(first_game, "first_game", 0, 2**62)
     rules = make_rules(**options)
     n = rules.num_players
-    names = [policy] * n if isinstance(policy, str) else list(policy)
-    if len(names) != n or any(name not in POLICIES for name in names):
-        raise ValueError(f"policy must be one of {POLICIES} or a list of {n} of them")
-    codes = [POLICIES.index(name) for name in names]
+    _, codes = policies.seat_policies(policy, n)
     state = new_state(1, starting_stacks(**options))
     t = state.table[0]
     hands, actions = [], []
@@ -72,7 +69,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
             street = int(t[STREET])
             owed = int(t[CUR_BET] - t[BET + p])
             paid_before = int(t[PAID + p])
-            kind, amount = policy_action(codes[p], state, 0, rules)
+            kind, amount = policies.policy_action(int(codes[p]), state, 0, rules)
             apply_action(state, 0, kind, amount, rules)
             added = int(t[PAID + p]) - paid_before
             if kind == FOLD:

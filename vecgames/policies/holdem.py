@@ -1,0 +1,168 @@
+"""No-limit Hold'em baseline policies: njit functions ``(state, i, rules) -> (kind, raise_to)``
+for the player to act (the seed's four strategies and a hand-strength player).
+
+- ``"random"``: a uniform choice among the legal kinds (fold only when a bet is owed,
+  check/call, raise when allowed), a raise-to amount uniform between the minimum and maximum.
+- ``"call"``: check/call with probability ``CALL_PROBABILITY`` (1/2), otherwise fold (check
+  when that is free); never raises.
+- ``"raise"``: raise whenever allowed, to min + ``RAISE_FRACTION`` (1/4) of (max - min);
+  otherwise call.
+- ``"check"``: check when free, fold to any bet.
+- ``"strength"``: plays by hand strength from the equity engine's evaluator: a Monte Carlo
+  estimate (``STRENGTH_SAMPLES`` deals of the unseen cards) of its share of the pot against the
+  players still in, seeing only its own cards and the board. It raises (a pot-size raise,
+  within the legal bounds) when that equity is at least 1.6x a fair share (at most 0.85), calls
+  when it beats the pot odds, and otherwise checks or folds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..core.jit import jit
+from ..core.rng import below, high32, next_u64
+from ..games.holdem.rules import (
+    BET,
+    CALL,
+    CUR_BET,
+    FOLD,
+    FOLDED,
+    PAID,
+    PLAYER,
+    RAISE,
+    STREET,
+    raise_bounds,
+)
+from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
+
+POLICIES = ("random", "call", "raise", "check", "strength")
+
+
+def seat_policies(policy: str | Sequence[str], num_players: int) -> tuple[list[str], np.ndarray]:
+    """Policy names per seat (one name for all, or a list with one per seat) and their codes."""
+    names = [policy] * num_players if isinstance(policy, str) else list(policy)
+    if len(names) != num_players or any(name not in POLICIES for name in names):
+        raise ValueError(f"policy must be one of {POLICIES} or a list of {num_players} of them, "
+                         f"got {policy!r}")
+    return names, np.array([POLICIES.index(name) for name in names], np.int64)
+RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER = range(5)
+CALL_PROBABILITY = 0.5
+RAISE_FRACTION = 0.25
+STRENGTH_SAMPLES = 48
+BOARD_SEEN = (0, 3, 4, 5)  # board cards visible on each street
+
+
+@jit
+def _draw_unseen(s, i, used):
+    # A uniform card not in ``used`` (a 52-bit mask), from env i's stream.
+    while True:
+        c = below(next_u64(s.rng, i), 52)
+        if not (used >> c) & 1:
+            return c
+
+
+@jit
+def estimate_equity(s, i, r, samples):
+    """Monte Carlo share of the pot for the player to act against the others still in, from
+    its own cards and the visible board only."""
+    t = s.table[i]
+    d = s.deck[i]
+    n = r.num_players
+    p = t[PLAYER]
+    opponents = 0
+    for q in range(n):
+        if q != p and not (t[FOLDED] >> q) & 1:
+            opponents += 1
+    seen = BOARD_SEEN[t[STREET]]
+    base_used = (np.int64(1) << d[2 * p]) | (np.int64(1) << d[2 * p + 1])
+    base_key = KEY_BASE
+    base_bits = np.int64(0)
+    for k in range(seen):
+        c = d[2 * n + k]
+        base_used |= np.int64(1) << c
+        base_key += CARD_KEY[c]
+        base_bits |= CARD_BIT[c]
+    total = 0.0
+    for _ in range(samples):
+        used = base_used
+        key, bits = base_key, base_bits
+        for _k in range(seen, 5):
+            c = _draw_unseen(s, i, used)
+            used |= np.int64(1) << c
+            key += CARD_KEY[c]
+            bits |= CARD_BIT[c]
+        mine = strength_of(key + CARD_KEY[d[2 * p]] + CARD_KEY[d[2 * p + 1]],
+                           bits | CARD_BIT[d[2 * p]] | CARD_BIT[d[2 * p + 1]])
+        best_other = 0
+        ties = 1
+        for _q in range(opponents):
+            a = _draw_unseen(s, i, used)
+            used |= np.int64(1) << a
+            b = _draw_unseen(s, i, used)
+            used |= np.int64(1) << b
+            other = strength_of(key + CARD_KEY[a] + CARD_KEY[b], bits | CARD_BIT[a] | CARD_BIT[b])
+            if other > best_other:
+                best_other = other
+            if other == mine:
+                ties += 1
+        if mine > best_other:
+            total += 1.0
+        elif mine == best_other:
+            total += 1.0 / ties
+    return total / samples, opponents
+
+
+@jit
+def strength_action(s, i, r):
+    """The hand-strength player (see the module doc)."""
+    t = s.table[i]
+    equity, opponents = estimate_equity(s, i, r, STRENGTH_SAMPLES)
+    to_call, lo, hi = raise_bounds(s, i, r)
+    pot = 0
+    for q in range(r.num_players):
+        pot += t[PAID + q]
+    if lo <= hi and equity >= min(0.85, 1.6 / (opponents + 1)):
+        return RAISE, min(max(lo, t[CUR_BET] + pot + to_call), hi)
+    if to_call == 0 or equity * (pot + to_call) >= to_call:
+        return CALL, 0
+    return FOLD, 0
+
+
+@jit(inline=True)
+def random_action(s, i, r):
+    """The seed's random player: (kind, raise_to)."""
+    t = s.table[i]
+    to_call, lo, hi = raise_bounds(s, i, r)
+    can_fold = t[CUR_BET] > t[BET + t[PLAYER]]
+    can_raise = lo <= hi
+    bits = next_u64(s.rng, i)
+    k = below(bits, 1 + can_fold + can_raise)
+    if k == 0:
+        return CALL, 0
+    if k == 1 and can_fold:
+        return FOLD, 0
+    return RAISE, lo + below(high32(bits), hi - lo + 1)
+
+
+@jit(inline=True)
+def policy_action(policy, s, i, r):
+    """(kind, raise_to) of baseline ``policy`` for the player to act in env i."""
+    if policy == RANDOM:
+        return random_action(s, i, r)
+    if policy == STRENGTH_PLAYER:
+        return strength_action(s, i, r)
+    t = s.table[i]
+    owed = t[CUR_BET] > t[BET + t[PLAYER]]
+    if policy == CHECKER:
+        return (FOLD if owed else CALL), 0
+    if policy == CALLER:
+        u = (next_u64(s.rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        if not owed or u < CALL_PROBABILITY:
+            return CALL, 0
+        return FOLD, 0
+    to_call, lo, hi = raise_bounds(s, i, r)
+    if lo <= hi:
+        return RAISE, lo + np.int64(RAISE_FRACTION * (hi - lo))
+    return CALL, 0
