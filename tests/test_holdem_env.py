@@ -232,3 +232,26 @@ def test_equity_estimate_sees_only_its_own_cards():
     env.reset_from_deck(other[None, :], button=0)
     again, _ = sim.estimate_equity(env.state, 0, env.rules, 4000)
     assert abs(again - equity) < 0.03
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 8), st.integers(0, 2**32 - 1), st.integers(0, 30), st.data())
+def test_exact_interface_accepts_every_legal_amount_and_rejects_the_rest(n, seed, steps, data):
+    env = vecgames.make("holdem", num_envs=1, num_players=n, seed=seed)
+    rng = np.random.default_rng(seed)
+    obs, info = env.reset()
+    for _ in range(steps):  # walk to a random decision
+        env.step([rng.choice(np.flatnonzero(info["action_mask"][0]))])
+    to_call, lo, hi = env.raise_bounds(0)
+    before = env.state.table.copy()
+    if lo <= hi:
+        bad = data.draw(st.one_of(st.integers(-5, lo - 1), st.integers(hi + 1, hi + 50)))
+    else:
+        bad = data.draw(st.integers(0, 500))
+    with pytest.raises(ValueError, match="env 0"):
+        env.step_amounts([R.RAISE], [bad])
+    np.testing.assert_array_equal(env.state.table, before)
+    if lo <= hi:
+        env.step_amounts([R.RAISE], [data.draw(st.integers(lo, hi))])
+    else:
+        env.step_amounts([R.CALL], [0])
