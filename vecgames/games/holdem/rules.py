@@ -280,7 +280,7 @@ def _advance(s, i, r):
         t[PLAYER] = t[BUTTON]  # the search starts after the button
 
 
-@jit
+@jit(inline=True)
 def _finish(s, i, r):
     """Showdown (or a fold win): side pots, payouts; the hand is over."""
     t = s.table[i]
