@@ -255,3 +255,28 @@ def test_exact_interface_accepts_every_legal_amount_and_rejects_the_rest(n, seed
         env.step_amounts([R.RAISE], [data.draw(st.integers(lo, hi))])
     else:
         env.step_amounts([R.CALL], [0])
+
+
+def test_summary_equals_the_rows():
+    policy = ["random", "call", "raise", "check", "strength", "random"]
+    rows = vecgames.simulate("holdem", 4000, policy=policy, seed=12)
+    summary = vecgames.simulate("holdem", 4000, policy=policy, seed=12, summary=True)
+    chips = rows.filter(regex=r"^chips_").to_numpy()
+    np.testing.assert_allclose(summary["mean_chips"], chips.mean(axis=0))
+    np.testing.assert_allclose(summary["std_chips"], chips.std(axis=0))
+    np.testing.assert_allclose(summary["win_share"], (chips > 0).mean(axis=0))
+    np.testing.assert_allclose(summary["vpip"], rows.filter(like="vpip_").mean().to_numpy())
+    np.testing.assert_allclose(summary["pfr"], rows.filter(like="pfr_").mean().to_numpy())
+    counts = rows["end_street"].value_counts()
+    assert summary.attrs["end_counts"] == {k: int(counts[k]) for k in summary.attrs["end_counts"]}
+    assert summary.attrs["showdowns"] == int(rows["showdown"].sum())
+    assert summary.attrs["mean_pot"] == pytest.approx(rows["pot"].mean())
+    assert summary["policy"].tolist() == policy
+
+
+def test_cli_summary(capsys):
+    from vecgames.cli import main
+
+    assert main(["simulate", "holdem", "--games", "3000", "--summary"]) == 0
+    out = capsys.readouterr().out
+    assert "vpip" in out and "showdown" in out

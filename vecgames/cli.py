@@ -192,17 +192,26 @@ def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: f
 
 def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
                            elapsed: float) -> None:
-    chips = df.filter(like="chips_")
-    print(f"{args.game}: {args.games:,} games, {chips.shape[1]} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    seats = chips.agg(["mean", "std"]).T.rename_axis("seat").reset_index()
-    seats["seat"] = seats["seat"].str.removeprefix("chips_")
-    print(seats.to_string(index=False, formatters={"mean": "{:+.4f}".format,
-                                                    "std": "{:.3f}".format}))
-    if "end_street" in df:
+    import pandas as pd
+
+    if args.summary:
+        seats = df[["seat", "policy", "mean_chips", "std_chips", "win_share", "vpip", "pfr"]]
+        ends = pd.Series(df.attrs["end_counts"]) / args.games
+        showdown = df.attrs["showdowns"] / args.games
+    else:
+        chips = df.filter(like="chips_")
+        seats = chips.agg(["mean", "std"]).T.rename_axis("seat").reset_index()
+        seats["seat"] = seats["seat"].str.removeprefix("chips_")
+        seats = seats.rename(columns={"mean": "mean_chips", "std": "std_chips"})
         ends = df["end_street"].value_counts(normalize=True, sort=False)
-        print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
-              + f"; showdown {100 * df['showdown'].mean():.1f}%")
+        showdown = df["showdown"].mean()
+    print(f"{args.game}: {args.games:,} games, {len(seats)} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(seats.to_string(index=False, formatters={
+        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
+        "win_share": "{:.4f}".format, "vpip": "{:.3f}".format, "pfr": "{:.3f}".format}))
+    print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
+          + f"; showdown {100 * showdown:.1f}%")
     print(f"simulated {args.games:,} games in {elapsed:.2f} s "
           f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
           f"kernel load/compile {startup:.2f} s")
@@ -219,10 +228,9 @@ def _simulate(args: argparse.Namespace) -> int:
     options = _rule_options(args)
     kwargs = dict(policy=_policy(args.policy), seed=args.seed, num_threads=args.threads,
                   **options)
+    kwargs.update(summary=args.summary)
     if args.game == "zhajinhua":
-        kwargs.update(summary=args.summary, record_actions=bool(args.report))
-    elif args.summary:
-        raise CLIError(f"argument --summary: not available for {args.game} yet")
+        kwargs.update(record_actions=bool(args.report))
     try:  # the library checks every option before a kernel runs: its errors are usage errors
         t0 = time.perf_counter()
         simulate(args.game, 1, **kwargs)  # compiles or loads the cached kernels

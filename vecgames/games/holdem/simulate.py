@@ -17,7 +17,7 @@ from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
-from ...core.validation import check_int
+from ...core.validation import check_bool, check_int
 from ...poker.seven_card import category_of
 from ...policies import holdem as policies  # a module: importable mid-cycle
 from .rules import (
@@ -43,16 +43,23 @@ from .rules import (
 SLOTS = 64  # hand runs per kernel call, each in its own state row
 
 @jit
+def _play_hand(s, slot, r, seat_policy, seed, game):
+    """Deal hand ``game`` into state row ``slot`` and play it to the end."""
+    t = s.table[slot]
+    seed_stream(s.rng, slot, seed, game)
+    reset_one(s, slot, r)
+    while t[STREET] != HAND_OVER:
+        kind, amount = policies.policy_action(seat_policy[t[PLAYER]], s, slot, r)
+        apply_action(s, slot, kind, amount, r)
+
+
+@jit
 def _play_hands(s, slot, r, seat_policy, seed, first, lo, hi, chips, button, end_street,
                 showdown, pot, vpip, pfr, category):
     t = s.table[slot]
     n = r.num_players
     for g in range(lo, hi):
-        seed_stream(s.rng, slot, seed, first + g)
-        reset_one(s, slot, r)
-        while t[STREET] != HAND_OVER:
-            kind, amount = policies.policy_action(seat_policy[t[PLAYER]], s, slot, r)
-            apply_action(s, slot, kind, amount, r)
+        _play_hand(s, slot, r, seat_policy, seed, first + g)
         total = 0
         for p in range(n):
             chips[g, p] = t[PAYOUT + p] - t[PAID + p]
@@ -76,15 +83,54 @@ def _simulate_kernel(s, r, seat_policy, seed, first, chips, button, end_street, 
                     pfr, category)
 
 
+# Per-slot totals of summary mode (float64, summed over slots in order afterwards): per seat
+# chips, chips squared, hands won (chips > 0), VPIP, PFR; then hands ended on each street,
+# showdowns, and the pot.
+S_CHIPS, S_CHIPS_SQ, S_WINS, S_VPIP, S_PFR = range(5)
+
+
+@jit
+def _summarize_hands(s, slot, r, seat_policy, seed, first, lo, hi, totals):
+    t = s.table[slot]
+    n = r.num_players
+    ends = 5 * n
+    for g in range(lo, hi):
+        _play_hand(s, slot, r, seat_policy, seed, first + g)
+        pot = 0
+        for p in range(n):
+            c = t[PAYOUT + p] - t[PAID + p]
+            totals[S_CHIPS * n + p] += c
+            totals[S_CHIPS_SQ * n + p] += np.float64(c) * c
+            totals[S_WINS * n + p] += c > 0
+            totals[S_VPIP * n + p] += (t[VPIP] >> p) & 1
+            totals[S_PFR * n + p] += (t[PFR] >> p) & 1
+            pot += t[PAID + p]
+        totals[ends + t[END_STREET]] += 1
+        totals[ends + 4] += t[SHOWDOWN]
+        totals[ends + 5] += pot
+
+
+@jit(parallel=True)
+def _summary_kernel(s, r, seat_policy, seed, first, num, totals):
+    for slot in prange(SLOTS):
+        _summarize_hands(s, slot, r, seat_policy, seed, first, num * slot // SLOTS,
+                         num * (slot + 1) // SLOTS, totals[slot])
+
+
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
-             first_game: int = 0, num_threads: int | None = None,
+             first_game: int = 0, num_threads: int | None = None, summary: bool = False,
              **options: Any) -> pd.DataFrame:
     """Play ``num_games`` independent hands; one row per hand: ``chips_<seat>`` (chip change),
     ``button``, ``end_street`` (where the hand ended), ``showdown``, ``pot``.
     ``policy``: one of ``policies.POLICIES`` for every seat, or a list with one per seat. Also per
     seat: ``vpip_<seat>`` / ``pfr_<seat>`` (put chips in voluntarily / raised preflop) and
     ``category_<seat>`` (hand category 0..8 shown at showdown, -1 if not shown).
-    ``attrs``: ``policies`` (one per seat) and ``rules``."""
+    ``attrs``: ``policies`` (one per seat) and ``rules``.
+
+    ``summary=True`` keeps no per-hand rows (for very many hands): one row per seat with
+    ``policy``, ``hands``, ``mean_chips``, ``std_chips``, ``win_share`` (hands with a gain),
+    ``vpip``, ``pfr``; ``attrs`` adds ``end_counts`` (hands ended per street), ``showdowns``
+    and ``mean_pot``. Its numbers equal those computed from the rows of the same hands."""
     num_games = check_int(num_games, "num_games", 1, 2**31 - 1)
     seed_u64 = check_seed(seed)
     first_game = check_int(first_game, "first_game", 0, 2**62)
@@ -93,6 +139,14 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     n = rules.num_players
     names, seat_policy = policies.seat_policies(policy, n)
     state = new_state(SLOTS, stacks)
+    summary = check_bool(summary, "summary")
+    rules_attr = {"num_players": n, "stacks": stacks, "small_blind": rules.small_blind,
+                  "big_blind": rules.big_blind}
+    if summary:
+        totals = np.zeros((SLOTS, 5 * n + 6))
+        _with_threads(num_threads, lambda: _summary_kernel(state, rules, seat_policy, seed_u64,
+                                                           first_game, num_games, totals))
+        return _summary_frame(totals.sum(axis=0), n, num_games, names, rules_attr)
     chips = np.zeros((num_games, n), np.int32)
     button = np.zeros(num_games, np.int8)
     end_street = np.zeros(num_games, np.int8)
@@ -101,15 +155,9 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     vpip = np.zeros(num_games, np.int16)
     pfr = np.zeros(num_games, np.int16)
     category = np.zeros((num_games, n), np.int8)
-    before = numba.get_num_threads()
-    if num_threads is not None:
-        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
-                                        numba.config.NUMBA_NUM_THREADS))
-    try:
-        _simulate_kernel(state, rules, seat_policy, seed_u64, first_game, chips, button,
-                         end_street, showdown, pot, vpip, pfr, category)
-    finally:
-        numba.set_num_threads(before)
+    _with_threads(num_threads, lambda: _simulate_kernel(
+        state, rules, seat_policy, seed_u64, first_game, chips, button, end_street, showdown,
+        pot, vpip, pfr, category))
     frame = pd.DataFrame({f"chips_{p}": chips[:, p] for p in range(n)})
     frame["button"] = button
     frame["end_street"] = pd.Categorical.from_codes(end_street, STREET_NAMES[:4])
@@ -122,6 +170,36 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     for p in range(n):
         frame[f"category_{p}"] = category[:, p]
     frame.attrs["policies"] = names
-    frame.attrs["rules"] = {"num_players": n, "stacks": stacks,
-                            "small_blind": rules.small_blind, "big_blind": rules.big_blind}
+    frame.attrs["rules"] = rules_attr
+    return frame
+
+
+def _with_threads(num_threads: int | None, run) -> None:
+    before = numba.get_num_threads()
+    if num_threads is not None:
+        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
+                                        numba.config.NUMBA_NUM_THREADS))
+    try:
+        run()
+    finally:
+        numba.set_num_threads(before)
+
+
+def _summary_frame(totals: np.ndarray, n: int, hands: int, names: list[str],
+                   rules_attr: dict[str, Any]) -> pd.DataFrame:
+    def block(k: int) -> np.ndarray:
+        return totals[k * n:(k + 1) * n]
+
+    mean = block(S_CHIPS) / hands
+    frame = pd.DataFrame({
+        "seat": np.arange(n), "policy": names, "hands": hands, "mean_chips": mean,
+        "std_chips": np.sqrt(np.maximum(block(S_CHIPS_SQ) / hands - mean**2, 0.0)),
+        "win_share": block(S_WINS) / hands, "vpip": block(S_VPIP) / hands,
+        "pfr": block(S_PFR) / hands})
+    ends = totals[5 * n:]
+    frame.attrs["end_counts"] = {STREET_NAMES[k]: int(ends[k]) for k in range(4)}
+    frame.attrs["showdowns"] = int(ends[4])
+    frame.attrs["mean_pot"] = float(ends[5] / hands)
+    frame.attrs["policies"] = names
+    frame.attrs["rules"] = rules_attr
     return frame
