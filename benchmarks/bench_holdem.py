@@ -115,13 +115,17 @@ def main() -> None:
     rows.append(("the original pure-Python engine (issue 4's figure, not run here)",
                  "about 18,000 games/s", f"{18_000 / pk_rate:,.0f}x"))
     vecgames.simulate("holdem", 1000)
+    vecgames.simulate("holdem", 1000, summary=True)
     env_steps(2)
     for threads in (1, 2):
         numba.set_num_threads(threads)
-        seconds = best_seconds(lambda: vecgames.simulate("holdem", args.games, seed=1))
-        rate = args.games / seconds
-        rows.append((f"vecgames.simulate, random 6-player hands, {threads} thread(s)",
-                     f"{rate / 1e6:.2f} M hands/s", f"{rate / pk_rate:,.0f}x"))
+        for summary in (False, True):
+            seconds = best_seconds(lambda summary=summary: vecgames.simulate(
+                "holdem", args.games, seed=1, summary=summary))
+            rate = args.games / seconds
+            kind = "summary" if summary else "per-hand rows"
+            rows.append((f"vecgames.simulate ({kind}), random 6-player hands, {threads} "
+                         f"thread(s)", f"{rate / 1e6:.2f} M hands/s", f"{rate / pk_rate:,.0f}x"))
         seconds = min(env_steps(args.steps) for _ in range(REPEATS))
         rate = args.steps * BATCH / seconds
         rows.append((f"HoldemEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",
