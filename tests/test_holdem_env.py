@@ -280,3 +280,106 @@ def test_cli_summary(capsys):
     assert main(["simulate", "holdem", "--games", "3000", "--summary"]) == 0
     out = capsys.readouterr().out
     assert "vpip" in out and "showdown" in out
+
+
+def test_rotating_button_is_a_function_of_the_hand_index():
+    full = vecgames.simulate("holdem", 700, button="rotate", num_players=3, seed=6)
+    assert full["button"].tolist() == [g % 3 for g in range(700)]
+    shard = vecgames.simulate("holdem", 100, button="rotate", num_players=3, seed=6,
+                              first_game=600)
+    assert shard.reset_index(drop=True).equals(full.iloc[600:].reset_index(drop=True))
+    from vecgames.games.holdem import hand_log
+
+    log = hand_log(13, button="rotate", num_players=3, seed=6)
+    assert log.hands["button"].tolist() == full["button"].tolist()[:13]
+    np.testing.assert_array_equal(log.hands[[f"chips_{p}" for p in range(3)]].to_numpy(),
+                                  full.filter(regex=r"^chips_").to_numpy()[:13])
+
+
+def test_env_rotating_button_restarts_on_reseed():
+    env = vecgames.make("holdem", num_envs=2, num_players=4, button="rotate", seed=5)
+    obs1, _ = env.reset(seed=5)
+    first = obs1.copy()
+    obs2, _ = env.reset(seed=5)
+    np.testing.assert_array_equal(first, obs2)
+    assert (env.state.table[:, R.BUTTON] == 0).all()
+    deck = np.tile(np.arange(52), (2, 1))
+    env.reset_from_deck(deck, button=[1, 3])
+    assert env.state.table[:, R.BUTTON].tolist() == [1, 3]
+    assert env.state.table[:, R.NEXT_BUTTON].tolist() == [2, 0]
+
+
+def test_per_step_rewards_add_up_to_the_hand_rewards():
+    envs = [vecgames.make("holdem", num_envs=16, num_players=4, seed=9, rewards=mode)
+            for mode in ("hand", "step")]
+    infos = [env.reset()[1] for env in envs]
+    rng = np.random.default_rng(1)
+    totals = [np.zeros((16, 4)) for _ in envs]
+    finished = [np.zeros((16, 4)) for _ in envs]
+    for _ in range(300):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos[0]["action_mask"]])
+        for k, env in enumerate(envs):
+            _, reward, term, _, infos[k] = env.step(actions)
+            totals[k] += reward
+            finished[k][term] += totals[k][term]
+            totals[k][term] = 0
+        np.testing.assert_array_equal(infos[0]["action_mask"], infos[1]["action_mask"])
+    np.testing.assert_array_equal(finished[0], finished[1])
+    assert np.abs(finished[0]).sum() > 0
+    with pytest.raises(ValueError, match="rewards"):
+        vecgames.make("holdem", rewards="sometimes")
+
+
+def test_an_edited_mask_does_not_let_an_illegal_action_through():
+    env = vecgames.make("holdem", num_envs=1, num_players=2, seed=0)
+    deck = parse_cards("AhAd KhKd 2c 7d 9s Jc 3h")
+    env.reset_from_deck(deck[None, :], button=0)
+    env.step_amounts([R.CALL], [0])  # the button completes; the big blind may check
+    *_, info = env.step_amounts([R.CALL], [0])  # the big blind checks: flop, nothing owed
+    info["action_mask"][:] = True
+    before = env.state.table.copy()
+    with pytest.raises(ValueError, match="fold is not allowed"):
+        env.step([0])
+    np.testing.assert_array_equal(env.state.table, before)
+
+
+def test_reset_from_deck_and_step_amounts_validation():
+    env = vecgames.make("holdem", num_envs=2, num_players=2, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match=r"\.\.52"):
+        env.reset_from_deck(np.zeros((2, 60), np.int64))
+    deck = np.tile(np.arange(52), (2, 1))
+    with pytest.raises(TypeError, match="button"):
+        env.reset_from_deck(deck, button=1.5)
+    with pytest.raises(TypeError, match="kinds"):
+        env.step_amounts([1.0, 1.0], [0, 0])
+    with pytest.raises(ValueError, match="out of range"):
+        env.step_amounts([2, 2], np.array([2**63 - 1, 0], np.uint64))
+    env2 = vecgames.make("holdem", num_envs=1, num_players=2, stack=np.array([50, 60]))
+    assert env2.stacks == [50, 60]
+
+
+def test_hand_log_names_and_flags():
+    from vecgames.games.holdem import hand_log
+
+    log = hand_log(400, policy="raise", num_players=2, stack=[100, 40], seed=0)
+    acts, hands = log.actions, log.hands
+    all_in = acts[acts["all_in"]]
+    assert (all_in["added"] > 0).all() and len(all_in) > 0
+    last = acts.groupby("hand").tail(1)
+    shorter = last[(last["seat"] == 1) & (last["action"] == "call")]
+    assert shorter["all_in"].all()  # seat 1's last-chip calls, won or lost
+    for _, row in hands.iterrows():
+        chips = [row["chips_0"], row["chips_1"]]
+        assert row["winners"] == [p for p in range(2) if chips[p] > 0]
+    folded = hand_log(500, policy="raise", num_players=3, stack=[100, 30, 100],
+                      short_stack="fold", seed=0).actions
+    assert not ((folded["action"] == "call") & (folded["added"] == 0)
+                & (folded["street"] == "preflop")).any()
+
+
+def test_facade_rejects_num_players():
+    from vecgames.games.holdem import TexasPoker
+
+    with pytest.raises(TypeError, match="num_players"):
+        TexasPoker([_Caller(), _Caller()], num_players=2)

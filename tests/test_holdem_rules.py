@@ -76,8 +76,12 @@ def play_against_pokerkit(n, stacks, button, deck, rnd, sb=1, bb=2):
 def test_random_hands_match_pokerkit(n, rnd, data):
     stacks = data.draw(st.lists(st.integers(2, 400), min_size=n, max_size=n))
     button = data.draw(st.integers(0, n - 1))
+    # blinds of other sizes too (equal blinds excluded: heads-up, pokerkit then picks the
+    # other first actor, where RULES.md has the button act first)
+    sb = data.draw(st.integers(0, 4))
+    bb = data.draw(st.integers(sb + 1, 9))
     deck = np.array(rnd.sample(range(52), 52), np.int8)
-    play_against_pokerkit(n, stacks, button, deck, rnd)
+    play_against_pokerkit(n, stacks, button, deck, rnd, sb=sb, bb=bb)
 
 
 def test_many_short_stack_hands_match_pokerkit():

@@ -500,10 +500,11 @@ def _progress(cfg: Config):
 def build_parser() -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m training.zhajinhua",
+        prog="python -m training.zhajinhua", allow_abbrev=False,
         description="Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) and "
                     "evaluate it against uniform-random-legal opponents.")
-    p.add_argument("--players", type=int, default=d.players, help="seats per table (2..6)")
+    p.add_argument("--players", type=int, default=d.players,
+                   help="seats per table (Zha Jin Hua 2..6, Hold'em 2..10)")
     p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
     p.add_argument("--steps", type=int, default=d.steps, help="env steps per iteration")
     p.add_argument("--iterations", type=int, default=None,

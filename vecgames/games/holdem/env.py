@@ -10,12 +10,15 @@ from numba import prange
 
 from ...core.cards import format_cards
 from ...core.jit import jit
+from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
 from .observe import OBS_DIM, action_names, discrete_to_amount, observe_one, write_mask
 from .rules import (
+    ACTIONS,
     HAND_OVER,
     ILLEGAL_NAMES,
+    NEXT_BUTTON,
     OK,
     PAID,
     PAYOUT,
@@ -60,24 +63,39 @@ def _start_kernel(s, r, buttons, fractions, obs, mask, current):
 
 
 @jit
-def _step_env(s, i, r, kind, amount, reward):
-    """One action in env i; at the hand's end, every player's chip change, and a new hand."""
+def _step_env(s, i, r, kind, amount, reward, per_step):
+    """One action in env i, its rewards, and a new hand when this one ends.
+
+    Per hand (default): every player's chip change at the step that ends the hand. Per step:
+    the chips each player put in at this step (the blinds belong to a hand's first step) as
+    negative rewards, and the pots paid out at the last step; both sum to the same per hand.
+    """
+    t = s.table[i]
+    n = r.num_players
     for q in range(reward.shape[0]):
         reward[q] = 0.0
+    p = t[PLAYER]
+    if per_step:
+        if t[ACTIONS] == 0:
+            for q in range(n):
+                reward[q] -= t[PAID + q]
+        reward[p] += t[PAID + p]
     code = step_one(s, i, kind, amount, r)
-    if s.table[i, STREET] != HAND_OVER:
+    if per_step:
+        reward[p] -= t[PAID + p]
+    if t[STREET] != HAND_OVER:
         return False, code
-    t = s.table[i]
-    for q in range(r.num_players):
-        reward[q] = t[PAYOUT + q] - t[PAID + q]
+    for q in range(n):
+        reward[q] += t[PAYOUT + q] if per_step else t[PAYOUT + q] - t[PAID + q]
     reset_one(s, i, r)
     return True, code
 
 
 @jit(parallel=True)
-def _step_kernel(s, r, kinds, amounts, fractions, obs, reward, terminated, mask, current, codes):
+def _step_kernel(s, r, kinds, amounts, fractions, per_step, obs, reward, terminated, mask,
+                 current, codes):
     for i in prange(s.rng.shape[0]):
-        terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i])
+        terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i], per_step)
         _publish(s, i, r, fractions, obs, mask, current)
 
 
@@ -100,14 +118,18 @@ class HoldemEnv(VecEnv):
     ``step(actions)`` takes discrete actions (``action_names``), ``step_amounts(kinds,
     amounts)`` exact ones: kind 0 fold, 1 check/call, 2 raise to ``amounts[i]`` chips. Both
     reject an illegal action with a ``ValueError`` naming the env, before anything changes.
-    Rewards: every player's chip change, at the step that ends the hand (0 before).
+    Rewards (``rewards="hand"``): every player's chip change, at the step that ends the hand
+    (0 before); ``rewards="step"``: the chips each player put in at each step as negative
+    rewards (blinds at a hand's first step) and the pots paid out at its last step.
     """
 
     name = "holdem"
     obs_dim = OBS_DIM
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
-                 raise_fractions: Sequence[float] = DEFAULT_FRACTIONS, **options: Any):
+                 raise_fractions: Sequence[float] = DEFAULT_FRACTIONS, rewards: str = "hand",
+                 **options: Any):
+        self.per_step = check_choice(rewards, "rewards", ("hand", "step")) == "step"
         self.rules: Rules = make_rules(**options)
         self.stacks = starting_stacks(**options)
         if min(self.stacks) <= self.rules.big_blind:
@@ -127,6 +149,12 @@ class HoldemEnv(VecEnv):
         self._amounts = np.zeros(b, np.int64)
         self._codes = np.zeros(b, np.int64)
 
+    def reset(self, seed: int | None = None):
+        """Deal new hands in every env; reseeding also restarts a rotating button at seat 0."""
+        if seed is not None or not self._started:
+            self.state.table[:, NEXT_BUTTON] = 0
+        return super().reset(seed)
+
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
                       self._current)
@@ -140,11 +168,14 @@ class HoldemEnv(VecEnv):
                              f"{self.legal_actions(i)}")
         _discrete_kernel(self.state, self.rules, actions, self.fractions, self._kinds,
                          self._amounts)
+        # The mask is the caller's buffer (it may have been edited): the rules decide.
+        self._check(self._kinds, self._amounts, actions)
         self._apply(self._kinds, self._amounts)
 
     def _apply(self, kinds: np.ndarray, amounts: np.ndarray) -> None:
-        _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self._obs,
-                     self._reward, self._terminated, self._mask, self._current, self._codes)
+        _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self.per_step,
+                     self._obs, self._reward, self._terminated, self._mask, self._current,
+                     self._codes)
 
     def step_amounts(self, kinds: Any, amounts: Any):
         """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``."""
@@ -152,23 +183,32 @@ class HoldemEnv(VecEnv):
             raise RuntimeError("call reset() before step_amounts()")
         kinds = self._int_array(kinds, "kinds")
         amounts = self._int_array(amounts, "amounts")
+        self._check(kinds, amounts)
+        self._apply(kinds, amounts)
+        return self._obs, self._reward, self._terminated, self._truncated, self._info
+
+    def _check(self, kinds: np.ndarray, amounts: np.ndarray,
+               actions: np.ndarray | None = None) -> None:
+        """Raise naming the first env whose action the rules reject (nothing is applied)."""
         _check_kernel(self.state, self.rules, kinds, amounts, self._codes)
         bad = np.flatnonzero(self._codes != OK)
         if bad.size:
             i = int(bad[0])
             to_call, lo, hi = raise_bounds(self.state, i, self.rules)
             bounds = f"raise to {lo}..{hi}" if lo <= hi else "no raise"
-            raise ValueError(f"env {i}: kind {int(kinds[i])} amount {int(amounts[i])}: "
-                             f"{ILLEGAL_NAMES[int(self._codes[i])]} (to call {to_call}, "
-                             f"{bounds})")
-        self._apply(kinds, amounts)
-        return self._obs, self._reward, self._terminated, self._truncated, self._info
+            what = (f"action {int(actions[i])} ({self.action_names[actions[i]]})"
+                    if actions is not None else f"kind {int(kinds[i])} amount {int(amounts[i])}")
+            raise ValueError(f"env {i}: {what}: {ILLEGAL_NAMES[int(self._codes[i])]} "
+                             f"(to call {to_call}, {bounds})")
 
     def _int_array(self, values: Any, name: str) -> np.ndarray:
         arr = np.asarray(values)
-        if arr.shape != (self.num_envs,) or not np.issubdtype(arr.dtype, np.integer):
-            raise ValueError(f"{name} must be {self.num_envs} integers, got shape {arr.shape} "
-                             f"dtype {arr.dtype}")
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"{name} must be integers, got dtype {arr.dtype}")
+        if arr.shape != (self.num_envs,):
+            raise ValueError(f"{name} must be {self.num_envs} integers, got shape {arr.shape}")
+        if arr.size and (arr.min() < -(2**62) or arr.max() > 2**62):
+            raise ValueError(f"{name} out of range")
         return arr.astype(np.int64)
 
     def reset_from_deck(self, decks: Any, button: Any = 0):
@@ -177,15 +217,18 @@ class HoldemEnv(VecEnv):
         n = self.rules.num_players
         arr = np.asarray(decks)
         need = 2 * n + 5
-        if arr.ndim != 2 or arr.shape[0] != self.num_envs or arr.shape[1] < need:
-            raise ValueError(f"decks must have shape ({self.num_envs}, >= {need}), got "
+        if arr.ndim != 2 or arr.shape[0] != self.num_envs or not need <= arr.shape[1] <= 52:
+            raise ValueError(f"decks must have shape ({self.num_envs}, {need}..52), got "
                              f"{arr.shape}")
         if not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0 or arr.max() > 51:
             raise ValueError("decks must hold card ids 0..51")
         dealt = np.sort(arr[:, :need], axis=1)
         if (np.diff(dealt, axis=1) == 0).any():
             raise ValueError("a deck repeats a card among the cards dealt")
-        buttons = np.broadcast_to(np.asarray(button), (self.num_envs,)).astype(np.int64)
+        button = np.asarray(button)
+        if button.dtype == np.bool_ or not np.issubdtype(button.dtype, np.integer):
+            raise TypeError(f"button must be an int or one int per env, got {button.dtype}")
+        buttons = np.broadcast_to(button, (self.num_envs,)).astype(np.int64)
         if buttons.min() < 0 or buttons.max() >= n:
             raise ValueError(f"button must be a seat in 0..{n - 1}")
         if not self._started:

@@ -27,6 +27,9 @@ class TexasPoker:
         for k, agent in enumerate(agents):
             if not callable(getattr(agent, "action", None)):
                 raise TypeError(f"agent {k} has no action(last, lowerbound) method")
+        if "num_players" in options:
+            raise TypeError("TexasPoker takes the number of players from the agents; "
+                            "drop num_players")
         self.agents = list(agents)
         self.env = HoldemEnv(num_envs=1, num_players=len(agents), seed=seed, **options)
         self._dealt = False

@@ -14,23 +14,23 @@ from ...core.validation import check_int
 from ...poker.describe import describe
 from ...policies import holdem as policies  # a module: importable mid-cycle
 from .rules import (
+    ALL_IN,
     BET,
     BUTTON,
     CUR_BET,
-    FOLD,
+    FOLDED,
     HAND_OVER,
     PAID,
     PAYOUT,
     PLAYER,
     RAISE,
-    STACK,
     STREET,
     STREET_NAMES,
     STRENGTH,
     apply_action,
+    deal_hand,
     make_rules,
     new_state,
-    reset_one,
     starting_stacks,
 )
 
@@ -47,9 +47,11 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     """Play hands ``first_game ..`` one by one, recording everything.
 
     ``hands``: hand, button, ``hole_<seat>``, board, pot, ``chips_<seat>`` (chip change),
-    winners (seats paid from the pots), ``shown_<seat>`` (the hand's name at showdown).
-    ``actions``: hand, seq, street, seat, action (fold, check, call, bet, raise), to (the
-    seat's bet on the street after it), added (chips put in), pot (after it), all_in.
+    winners (seats that won more than they put in), ``shown_<seat>`` (the hand's name at
+    showdown). ``actions``: hand, seq, street, seat, action (fold, check, call, bet, raise;
+    a call the seat cannot cover under ``short_stack="fold"`` is logged as the fold it is),
+    to (the raise-to amount of a bet or raise, else missing), added (chips put in), pot
+    (after it), all_in (the action put the seat's last chip in).
     """
     num_games = check_int(num_games, "num_games", 1, MAX_LOGGED_HANDS)
     seed_u64 = check_seed(seed)
@@ -62,7 +64,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     hands, actions = [], []
     for g in range(first_game, first_game + num_games):
         seed_stream(state.rng, 0, seed_u64, g)
-        reset_one(state, 0, rules)
+        deal_hand(state, 0, rules, g)
         seq = 0
         while t[STREET] != HAND_OVER:
             p = int(t[PLAYER])
@@ -72,7 +74,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
             kind, amount = policies.policy_action(int(codes[p]), state, 0, rules)
             apply_action(state, 0, kind, amount, rules)
             added = int(t[PAID + p]) - paid_before
-            if kind == FOLD:
+            if (t[FOLDED] >> p) & 1:  # a fold, or a call the seat could not cover (fold mode)
                 name = "fold"
             elif kind == RAISE:
                 name = "bet" if owed == 0 and street > 0 else "raise"
@@ -80,7 +82,8 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
                 name = "call" if owed > 0 else "check"
             actions.append((g, seq, STREET_NAMES[street], p, name,
                             int(amount) if kind == RAISE else None, added,
-                            int(t[PAID:PAID + n].sum()), int(t[STACK + p]) == 0 and added > 0))
+                            int(t[PAID:PAID + n].sum()), bool((t[ALL_IN] >> p) & 1)
+                            and added > 0))
             seq += 1
         row = {"hand": g, "button": int(t[BUTTON])}
         for p in range(n):
@@ -89,7 +92,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
         row["pot"] = int(t[PAID:PAID + n].sum())
         for p in range(n):
             row[f"chips_{p}"] = int(t[PAYOUT + p] - t[PAID + p])
-        row["winners"] = [p for p in range(n) if t[PAYOUT + p] > 0]
+        row["winners"] = [p for p in range(n) if t[PAYOUT + p] > t[PAID + p]]
         for p in range(n):
             row[f"shown_{p}"] = describe(int(t[STRENGTH + p])) if t[STRENGTH + p] else ""
         hands.append(row)

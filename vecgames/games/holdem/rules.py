@@ -79,6 +79,8 @@ def _parse(options: dict[str, Any]) -> tuple[Rules, list[int]]:
     o = {**DEFAULT_OPTIONS, **options}
     n = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
     stack = o["stack"]
+    if isinstance(stack, np.ndarray) and stack.ndim == 1:
+        stack = stack.tolist()
     if isinstance(stack, Sequence) and not isinstance(stack, str):
         if len(stack) != n:
             raise ValueError(f"stack must be one int or {n} ints (one per seat), got {len(stack)}")
@@ -112,7 +114,7 @@ ACTED = 5  # seats that acted since the last full raise (they may not raise an i
 FOLDED = 6
 ALL_IN = 7
 ACTIONS = 8  # actions taken this hand
-HANDS = 9  # hands started in this env (for the rotating button)
+NEXT_BUTTON = 9  # with button="rotate": the seat that takes the button next hand
 SHORT_SUM = 10  # increments of the consecutive short all-in raises since the last full one
 END_STREET = 11  # the street on which the hand ended
 SHOWDOWN = 12  # 1 when the hand ended with two or more hands shown
@@ -127,7 +129,7 @@ RAISES = STRENGTH + MAX_PLAYERS  # [street * MAX_PLAYERS + seat]: bets/raises ma
 START = RAISES + 4 * MAX_PLAYERS  # per seat: stack at the start of every hand
 NUM_FIELDS = START + MAX_PLAYERS
 SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
-                 "all_in", "actions", "hands", "short_sum", "end_street", "showdown", "vpip",
+                 "all_in", "actions", "next_button", "short_sum", "end_street", "showdown", "vpip",
                  "pfr")
 SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
                "strength": STRENGTH, "start": START}
@@ -187,11 +189,8 @@ def start_hand(s, i, r, button):
         for street in range(4):
             t[RAISES + street * MAX_PLAYERS + p] = 0
     if button < 0:
-        if r.rotate_button:
-            button = t[HANDS] % n
-        else:
-            button = below(next_u64(s.rng, i), n)
-    t[HANDS] += 1
+        button = t[NEXT_BUTTON] % n if r.rotate_button else below(next_u64(s.rng, i), n)
+    t[NEXT_BUTTON] = button + 1 if button + 1 < n else 0
     t[BUTTON] = button
     t[STREET] = PREFLOP
     t[FOLDED] = ((1 << MAX_PLAYERS) - 1) ^ ((1 << n) - 1)  # empty seats count as folded
@@ -219,9 +218,18 @@ def start_hand(s, i, r, button):
 
 @jit
 def reset_one(s, i, r):
-    """Shuffle and deal a new hand in env i from its stream."""
+    """Shuffle and deal a new hand in env i from its stream (a rotating button moves on)."""
     deal_prefix(s.deck[i], s.rng, i, 2 * r.num_players + 5)
     start_hand(s, i, r, -1)
+
+
+@jit
+def deal_hand(s, i, r, game):
+    """Hand number ``game`` of a simulation in row i: shuffle from the row's stream, and with a
+    rotating button give it to seat ``game % n``, so a hand never depends on the hands played
+    before it in the same row."""
+    deal_prefix(s.deck[i], s.rng, i, 2 * r.num_players + 5)
+    start_hand(s, i, r, game % r.num_players if r.rotate_button else -1)
 
 
 @jit

@@ -34,9 +34,9 @@ from .rules import (
     STRENGTH,
     VPIP,
     apply_action,
+    deal_hand,
     make_rules,
     new_state,
-    reset_one,
     starting_stacks,
 )
 
@@ -47,7 +47,7 @@ def _play_hand(s, slot, r, seat_policy, seed, game):
     """Deal hand ``game`` into state row ``slot`` and play it to the end."""
     t = s.table[slot]
     seed_stream(s.rng, slot, seed, game)
-    reset_one(s, slot, r)
+    deal_hand(s, slot, r, game)
     while t[STREET] != HAND_OVER:
         kind, amount = policies.policy_action(seat_policy[t[PLAYER]], s, slot, r)
         apply_action(s, slot, kind, amount, r)
