@@ -97,7 +97,7 @@ def equity(hands: Sequence[str], board: str = "", dead: str = "", samples: int |
     base_deck = np.array(sorted(set(range(52)) - set(fixed.tolist())), np.int64)
     k = 5 - len(board_cards)
     board_key = np.int64(KEY_BASE + CARD_KEY[board_cards].sum())
-    board_bits = np.int64(np.bitwise_or.reduce(CARD_BIT[board_cards])) if k < 5 else 0
+    board_bits = np.int64(np.bitwise_or.reduce(CARD_BIT[board_cards]))  # 0 for no board
     boards = comb(len(base_deck) - 2 * num_players, k)
     idx = np.zeros(num_players, np.int64)
     none = np.zeros((0, num_players, 2), np.int64)

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ..core.cards import parse_cards
+from ..core.cards import format_cards, parse_cards
 from . import equity_kernels as K
 from .equity import equity
 from .ranges import CLASS_NAMES, CLASS_SIZES, class_combos
@@ -125,19 +125,13 @@ def equity_vs_random(opponents=range(1, 10), samples: int = 200_000,
             continue
         values, errors = [], []
         for name in CLASS_NAMES:
-            hero = "".join(f"{c}" for c in _text(class_combos(name)[0]))
+            hero = format_cards(class_combos(name)[0])
             result = equity([hero] + ["random"] * n, samples=samples, seed=seed)
             values.append(result["equity"].iloc[0])
             errors.append(result["std_error"].iloc[0])
         frame[str(n)] = values
         frame[f"{n}_std_error"] = errors
     return frame
-
-
-def _text(combo: np.ndarray) -> list[str]:
-    from ..core.cards import format_card
-
-    return [format_card(int(c)) for c in combo]
 
 
 def class_grid(values: pd.Series) -> pd.DataFrame:

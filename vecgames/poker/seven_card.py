@@ -15,6 +15,7 @@ from numba import prange
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from ..core.bits import popcount
+from ..core.cards import parse_cards
 from ..core.jit import jit
 from .seven_card_build import (
     CATEGORY_NAMES,
@@ -23,6 +24,7 @@ from .seven_card_build import (
     FLUSH_BITS,
     KEY_BASE,
     NUM_STRENGTHS,
+    RANK_MASK,
     ROW_BITS,
     ROW_MASK,
     ROYAL_FLUSH,
@@ -38,7 +40,6 @@ with np.load(DATA_FILE) as _data:
 for _table in (CARD_KEY, CARD_BIT, FLUSH_TABLE, ROW_OFFSET, RANK_TABLE):
     _table.flags.writeable = False
 
-_RANK_SUM_MASK = (1 << SUIT_SHIFT) - 1
 _FLUSH_SUIT_BIAS = SUIT_SHIFT + 3  # bit 3 of suit counter s is bit 35 + 4 s
 
 
@@ -46,7 +47,7 @@ _FLUSH_SUIT_BIAS = SUIT_SHIFT + 3  # bit 3 of suit counter s is bit 35 + 4 s
 def rank_strength(key):
     """Strength of a hand without a flush, from its key."""
     # Unsigned indices spare Numba's negative-index wrap-around.
-    rank_sum = np.uint64(key & _RANK_SUM_MASK)
+    rank_sum = np.uint64(key & RANK_MASK)
     row = np.uint64(ROW_OFFSET[rank_sum & np.uint64(ROW_MASK)])
     return RANK_TABLE[row + (rank_sum >> np.uint64(ROW_BITS))]
 
@@ -167,8 +168,6 @@ def evaluate(cards, check: bool = True) -> np.ndarray:
 
 def evaluate_text(text: str) -> int:
     """Strength of a hand written as text, ``"AhKh Qh Jh Th 2c 3d"``."""
-    from ..core.cards import parse_cards
-
     return int(evaluate(parse_cards(text)))
 
 

@@ -13,7 +13,14 @@ from ...core.jit import jit
 from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
-from .observe import OBS_DIM, action_names, discrete_to_amount, observe_one, write_mask
+from .observe import (
+    OBS_DIM,
+    action_names,
+    discrete_to_amount,
+    legal_bounds,
+    observe_one,
+    write_mask,
+)
 from .rules import (
     ACTIONS,
     HAND_OVER,
@@ -43,8 +50,9 @@ DEFAULT_FRACTIONS = (0.5, 1.0, 2.0)
 
 @jit
 def _publish(s, i, r, fractions, obs, mask, current):
-    observe_one(s, i, r, obs[i])
-    write_mask(s, i, r, fractions, mask[i])
+    bounds = legal_bounds(s, i, r)  # one computation for the observation and the mask
+    observe_one(s, i, r, bounds, obs[i])
+    write_mask(s, i, fractions, bounds, mask[i])
     current[i] = s.table[i, PLAYER]
 
 
@@ -160,12 +168,6 @@ class HoldemEnv(VecEnv):
                       self._current)
 
     def _step_all(self, actions: np.ndarray) -> None:
-        legal = self._mask[np.arange(self.num_envs), actions]
-        if not legal.all():
-            i = int(np.flatnonzero(~legal)[0])
-            raise ValueError(f"env {i}: action {int(actions[i])} "
-                             f"({self.action_names[actions[i]]}) is not legal now; legal: "
-                             f"{self.legal_actions(i)}")
         _discrete_kernel(self.state, self.rules, actions, self.fractions, self._kinds,
                          self._amounts)
         # The mask is the caller's buffer (it may have been edited): the rules decide.

@@ -79,13 +79,22 @@ def discrete_to_amount(s, i, r, action, fractions):
 
 
 @jit
-def write_mask(s, i, r, fractions, mask):
+def legal_bounds(s, i, r):
+    """``raise_bounds`` of the player to act, or no raise once the hand is over."""
+    if s.table[i, STREET] == HAND_OVER:
+        return np.int64(0), np.int64(1), np.int64(0)
+    return raise_bounds(s, i, r)
+
+
+@jit
+def write_mask(s, i, fractions, bounds, mask):
+    """The discrete mask from the player's ``legal_bounds``."""
     t = s.table[i]
     for a in range(mask.shape[0]):
         mask[a] = False
     if t[STREET] == HAND_OVER:
         return
-    to_call, lo, hi = raise_bounds(s, i, r)
+    to_call, lo, hi = bounds
     p = t[PLAYER]
     mask[FOLD_ACTION] = t[CUR_BET] > t[BET + p]
     mask[CALL_ACTION] = True
@@ -98,7 +107,8 @@ def write_mask(s, i, r, fractions, mask):
 
 
 @jit
-def observe_one(s, i, r, out):
+def observe_one(s, i, r, bounds, out):
+    """The observation of the player to act (``bounds``: its ``legal_bounds``)."""
     t = s.table[i]
     d = s.deck[i]
     n = r.num_players
@@ -132,7 +142,7 @@ def observe_one(s, i, r, out):
         pot += t[PAID + p]
         for st in range(4):
             out[HISTORY + st * MAX_PLAYERS + rel] = min(t[RAISES + st * MAX_PLAYERS + p], 3) / 3
-    to_call, lo, hi = raise_bounds(s, i, r)
+    to_call, lo, hi = bounds
     out[AMOUNTS] = pot * scale
     out[AMOUNTS + 1] = to_call * scale
     if lo <= hi:
