@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # pragma: no cover
 GAMES: dict[str, tuple[str, str]] = {
     "zhajinhua": ("vecgames.games.zhajinhua", "ZhaJinHuaEnv"),
     "holdem": ("vecgames.games.holdem", "HoldemEnv"),
+    "liars_dice": ("vecgames.games.liars_dice", "LiarsDiceEnv"),
 }
 
 

@@ -1,0 +1,338 @@
+"""Liar's Dice with 斋/飞 (RULES.md §3): options, the batch state and the per-env kernels.
+
+``step_one(state, i, action, rules)`` is the single implementation of the rules: the VecEnv
+kernel, ``simulate`` and the policies all go through it (and the legal starts of
+``Rules.bids``). Actions are numbered in ``bids.py``.
+
+A match is ``num_rounds`` rounds; the loser of a round opens the next one, the first round's
+opener is drawn at random. An illegal action changes nothing and the same player acts again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...core.jit import jit
+from ...core.rng import below, next_u64
+from ...core.state_table import table_field
+from ...core.validation import check_bool, check_choice, check_int, check_options
+from .bids import (
+    B_COUNT,
+    B_FACE,
+    B_FEI_START,
+    B_MODE,
+    B_ZHAI_START,
+    FEI,
+    FEI_FACES,
+    ZHAI_FACES,
+    bid_table,
+)
+from .odds import MAX_TOTAL_DICE
+
+MAX_PLAYERS = 8
+MAX_DICE = 10  # per player: a seat's count of one face fits 4 bits
+MAX_BIDS = (FEI_FACES + ZHAI_FACES) * MAX_TOTAL_DICE
+MAX_WORDS = (MAX_BIDS + 63) // 64  # the round's bids so far, one bit per bid index
+REWARDS = ("zero_sum", "seed")
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "num_players": 2,
+    "dice": 5,
+    "num_rounds": 1,
+    "forbid_repeat_bids": True,
+    "illegal_penalty": 0.0,
+    "reward": "zero_sum",
+    "max_round_steps": 1000,
+}
+
+# What a step did (bit flags, returned by step_one).
+OK, ILLEGAL, ROUND_END, MATCH_END, TRUNCATED = 0, 1, 2, 4, 8
+
+
+class Rules(NamedTuple):
+    """Rule options as plain numbers, the form the kernels take."""
+
+    num_players: int
+    dice: int
+    num_rounds: int
+    forbid_repeat: int
+    illegal_penalty: float
+    reward_seed: int  # 0: -1 / +1/(P-1) (zero-sum); 1: -1 / +1 to everyone else (the seed)
+    max_round_steps: int
+    total_dice: int
+    num_actions: int
+    bids: np.ndarray  # bids.bid_table: legal starts, count, face and mode per action id
+
+
+def make_rules(**options: Any) -> Rules:
+    """Validate rule options (RULES.md §3) and fill in the defaults."""
+    check_options(options, DEFAULT_OPTIONS, "liars_dice")
+    o = {**DEFAULT_OPTIONS, **options}
+    players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    # two dice at least: a first bid needs count > players <= total dice
+    dice = check_int(o["dice"], "dice", 2, min(MAX_DICE, MAX_TOTAL_DICE // players))
+    penalty = o["illegal_penalty"]
+    if isinstance(penalty, bool) or not isinstance(penalty, (int, float, np.integer,
+                                                             np.floating)):
+        raise TypeError(f"illegal_penalty must be a number, got {type(penalty).__name__}")
+    if not 0 <= float(penalty) < float("inf"):
+        raise ValueError(f"illegal_penalty must be a finite number >= 0, got {penalty}")
+    total = players * dice
+    return Rules(
+        num_players=players,
+        dice=dice,
+        num_rounds=check_int(o["num_rounds"], "num_rounds", 1, 1_000_000),
+        forbid_repeat=int(check_bool(o["forbid_repeat_bids"], "forbid_repeat_bids")),
+        illegal_penalty=float(penalty),
+        reward_seed=REWARDS.index(check_choice(o["reward"], "reward", REWARDS)),
+        max_round_steps=check_int(o["max_round_steps"], "max_round_steps", 1, 2**31 - 1),
+        total_dice=total,
+        num_actions=1 + (FEI_FACES + ZHAI_FACES) * total,
+        bids=bid_table(players, total),
+    )
+
+
+def rules_to_options(rules: Rules) -> dict[str, Any]:
+    """The user-facing options that :func:`make_rules` turns into ``rules``."""
+    return {
+        "num_players": rules.num_players,
+        "dice": rules.dice,
+        "num_rounds": rules.num_rounds,
+        "forbid_repeat_bids": bool(rules.forbid_repeat),
+        "illegal_penalty": rules.illegal_penalty,
+        "reward": REWARDS[rules.reward_seed],
+        "max_round_steps": rules.max_round_steps,
+    }
+
+
+# Columns of ``State.table`` (int64), one row per env.
+PLAYER = 0  # seat to act
+LAST = 1  # action id of the round's last bid (0: none yet)
+PREV = 2  # action id of the bid before it (0: none)
+BIDS = 3  # bids made this round
+ROUND = 4  # 0-based round of the match
+STEPS = 5  # steps taken this round, illegal ones included (for the step cap)
+FIRST = 6  # seat that opened this round
+SUM_COUNT = 7  # sum of this round's bid counts (the seed's mean-count feature)
+MAX_COUNT = 8  # largest count bid this round
+TOTAL = 9  # every seat's dice: count of face f (1..6) in bits 8(f-1) .. 8f-1
+BIDDER = 10  # seat that made the last bid
+# The last finished round (kept while the next one runs, for info and simulate rows):
+LOSER = 11  # -1 before the first round ends
+CHALLENGER = 12
+CHALLENGED = 13  # action id of the challenged bid
+ACTUAL = 14  # dice that counted for it
+ROUND_BIDS = 15  # bids that round made
+DICE = 16  # per seat: count of face f in bits 4(f-1) .. 4f-1
+PENALTY = DICE + MAX_PLAYERS  # per seat: penalty points this match
+MADE = PENALTY + MAX_PLAYERS  # MAX_WORDS words: bit k of the bids made this round
+NUM_FIELDS = MADE + MAX_WORDS
+SCALAR_FIELDS = ("player", "last", "prev", "bids", "round", "steps", "first", "sum_count",
+                 "max_count", "total", "bidder", "loser", "challenger", "challenged", "actual",
+                 "round_bids")
+SEAT_FIELDS = {"dice": DICE, "penalty": PENALTY}
+
+
+class State(NamedTuple):
+    """A batch of tables, leading axis = env: ``table[i]`` holds env i's fields (column
+    constants above; :func:`field` gives named views), ``rng[i]`` its random stream."""
+
+    table: np.ndarray  # int64 [B, NUM_FIELDS]
+    rng: np.ndarray  # uint64 [B]
+
+
+def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
+    return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
+                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
+
+
+def field(state: State, name: str) -> np.ndarray:
+    """A named view into ``state.table``: ``[B]`` for scalars, ``[B, 8]`` for per-seat fields."""
+    return table_field(state.table, name, SCALAR_FIELDS, SEAT_FIELDS, MAX_PLAYERS)
+
+
+def unpack_counts(packed: int, bits: int = 4) -> list[int]:
+    """Counts of faces 1..6 from a packed seat (4 bits per face) or total (8 bits)."""
+    return [(int(packed) >> (bits * f)) & ((1 << bits) - 1) for f in range(6)]
+
+
+_SIX = np.uint64(6)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+# A seat's dice are the first base-6 digits of one 64-bit draw: with at most MAX_DICE = 10
+# digits the bias is below 6**10 / 2**64 = 3e-12.
+
+
+@jit
+def _six_times_high(x):
+    """floor(6 x / 2**64): the next base-6 digit of the fraction x / 2**64."""
+    return np.int64((((x >> _S32) * _SIX) + (((x & _LOW32) * _SIX) >> _S32)) >> _S32)
+
+
+@jit
+def start_round(s, i, r, first):
+    """Roll every seat's dice and open a round with seat ``first`` to bid."""
+    t = s.table[i]
+    total = 0
+    for p in range(r.num_players):
+        x = next_u64(s.rng, i)  # one draw per seat: independent chains
+        seat = 0
+        for _ in range(r.dice):
+            die = _six_times_high(x)  # face die + 1
+            x = x * _SIX
+            seat += np.int64(1) << (4 * die)
+            total += np.int64(1) << (8 * die)
+        t[DICE + p] = seat
+    t[TOTAL] = total
+    t[PLAYER] = first
+    t[FIRST] = first
+    t[LAST] = 0
+    t[PREV] = 0
+    t[BIDS] = 0
+    t[STEPS] = 0
+    t[SUM_COUNT] = 0
+    t[MAX_COUNT] = 0
+    t[BIDDER] = -1
+    for w in range((r.num_actions + 62) // 64):
+        t[MADE + w] = 0
+
+
+@jit
+def reset_match(s, i, r):
+    """A new match in env i: penalties cleared, a random opener, the first round rolled."""
+    t = s.table[i]
+    for p in range(MAX_PLAYERS):
+        t[PENALTY + p] = 0
+        t[DICE + p] = 0
+    t[ROUND] = 0
+    t[LOSER] = -1
+    t[CHALLENGER] = -1
+    t[CHALLENGED] = 0
+    t[ACTUAL] = 0
+    t[ROUND_BIDS] = 0
+    start_round(s, i, r, below(next_u64(s.rng, i), r.num_players))
+
+
+@jit
+def bid_made(t, index):
+    return (t[MADE + (index >> 6)] >> (index & 63)) & 1
+
+
+@jit
+def counted_dice(total, mode, face):
+    """Dice on the table that count for a bid: the face, plus the wild ones in 飞."""
+    n = (total >> (8 * (face - 1))) & 255
+    if mode == FEI and face != 1:
+        n += total & 255
+    return n
+
+
+@jit
+def is_legal(t, a, r):
+    """Whether action ``a`` (any int) is legal for the player to act in table row ``t``."""
+    if a == 0:
+        return t[BIDS] > 0
+    index = a - 1
+    last = t[LAST]
+    in_range = ((r.bids[last, B_FEI_START] <= index) & (index < FEI_FACES * r.total_dice)) | (
+        (r.bids[last, B_ZHAI_START] <= index) & (index < r.num_actions - 1))
+    if not in_range:
+        return False
+    return not (r.forbid_repeat and bid_made(t, index))
+
+
+@jit(inline=True)
+def step_one(s, i, a, r):
+    """Apply action ``a`` of the player to act in env i; returns the step's flags.
+
+    A challenge ends the round (ROUND_END): the loser gets a penalty point and, unless the
+    match is over (MATCH_END; the caller starts the next match), opens the next round, which
+    is rolled at once. An illegal action changes nothing but the step count (ILLEGAL). A round
+    reaching ``max_round_steps`` steps ends the match unresolved (TRUNCATED).
+    """
+    t = s.table[i]
+    if not is_legal(t, a, r):
+        t[STEPS] += 1
+        return ILLEGAL | (TRUNCATED if t[STEPS] >= r.max_round_steps else OK)
+    return play_legal(s, i, a, r)
+
+
+@jit(inline=True)
+def play_legal(s, i, a, r):
+    """``step_one`` for an action known to be legal (a policy's pick): no check."""
+    t = s.table[i]
+    t[STEPS] += 1
+    p = t[PLAYER]
+    if a != 0:
+        index = a - 1
+        count = r.bids[a, B_COUNT]
+        t[PREV] = t[LAST]
+        t[LAST] = a
+        t[BIDS] += 1
+        t[SUM_COUNT] += count
+        t[MAX_COUNT] = max(t[MAX_COUNT], count)
+        t[MADE + (index >> 6)] |= np.int64(1) << (index & 63)
+        t[BIDDER] = p
+        nxt = p + 1
+        t[PLAYER] = 0 if nxt == r.num_players else nxt
+        return TRUNCATED if t[STEPS] >= r.max_round_steps else OK
+    return _challenge(s, i, r, p)
+
+
+@jit
+def _challenge(s, i, r, p):
+    """Seat p challenges the last bid: reveal, score, and roll the next round if any."""
+    t = s.table[i]
+    last = t[LAST]
+    actual = counted_dice(t[TOTAL], r.bids[last, B_MODE], r.bids[last, B_FACE])
+    loser = p if actual >= r.bids[last, B_COUNT] else t[BIDDER]
+    t[LOSER] = loser
+    t[CHALLENGER] = p
+    t[CHALLENGED] = last
+    t[ACTUAL] = actual
+    t[ROUND_BIDS] = t[BIDS]
+    t[PENALTY + loser] += 1
+    t[ROUND] += 1
+    if t[ROUND] >= r.num_rounds:
+        return ROUND_END | MATCH_END
+    start_round(s, i, r, loser)
+    return ROUND_END
+
+
+@jit
+def write_mask(t, r, out):
+    """out[a] = whether action a is legal (out has length r.num_actions)."""
+    out[0] = t[BIDS] > 0
+    fei_start = r.bids[t[LAST], B_FEI_START]
+    zhai_start = r.bids[t[LAST], B_ZHAI_START]
+    fei_end = FEI_FACES * r.total_dice
+    for index in range(r.num_actions - 1):
+        legal = (fei_start <= index < fei_end) or zhai_start <= index
+        out[index + 1] = legal and not (r.forbid_repeat and bid_made(t, index))
+
+
+@jit
+def random_legal(s, i, r):
+    """A uniformly drawn legal action (the challenge counts as one action)."""
+    t = s.table[i]
+    fei_start = r.bids[t[LAST], B_FEI_START]
+    zhai_start = r.bids[t[LAST], B_ZHAI_START]
+    fei_n = FEI_FACES * r.total_dice - fei_start
+    zhai_n = r.num_actions - 1 - zhai_start
+    n = fei_n + zhai_n + (t[BIDS] > 0)
+    while True:  # redraw a repeated bid: uniform over the legal ones
+        k = below(next_u64(s.rng, i), n)
+        if k < fei_n:
+            index = fei_start + k
+        elif k < fei_n + zhai_n:
+            index = zhai_start + k - fei_n
+        else:
+            return 0
+        if not (r.forbid_repeat and bid_made(t, index)):
+            return index + 1
+
+
+assert MAX_DICE < 16 and MAX_TOTAL_DICE < 256  # packed 4-bit seat and 8-bit total counts
+assert ZHAI_FACES == 6 and FEI_FACES == 5

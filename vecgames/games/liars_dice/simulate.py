@@ -1,0 +1,250 @@
+"""Whole matches inside the kernels: ``vecgames.simulate("liars_dice", ...)``.
+
+Match g draws from the random stream of global index g under the seed, so any match can be
+replayed alone and results do not depend on the thread count or on how matches are blocked.
+With the default ``num_rounds=1`` a match is one round.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+from numba import prange
+
+from ...core.jit import jit
+from ...core.rng import check_seed, seed_stream
+from ...core.validation import check_bool, check_int
+from ...policies.liars_dice import (
+    DEFAULT_THRESHOLD,
+    POLICIES,
+    RANDOM,
+    check_threshold,
+    policy_action,
+)
+from .bids import MODE_NAMES, bid_count, bid_face, bid_mode
+from .rules import (
+    ACTUAL,
+    CHALLENGED,
+    CHALLENGER,
+    FIRST,
+    LOSER,
+    MATCH_END,
+    MAX_PLAYERS,
+    PENALTY,
+    PLAYER,
+    ROUND,
+    ROUND_BIDS,
+    ROUND_END,
+    TRUNCATED,
+    Rules,
+    make_rules,
+    new_state,
+    random_legal,
+    reset_match,
+    rules_to_options,
+    step_one,
+)
+
+SLOTS = 64  # runs per kernel call, each in its own state slot (a few per thread)
+END_NAMES = ("challenge", "truncated", "unplayed")
+END_CHALLENGE, END_TRUNCATED, END_UNPLAYED = range(3)
+
+# Columns of the per-slot totals (float64 sums, exact below 2**53).
+T_MATCHES, T_ROUNDS, T_BIDS, T_BIDS_SQ, T_BID_FALSE, T_OPENER_LOST, T_TRUNCATED = range(7)
+T_LOST = 7  # per seat: rounds lost
+T_PENALTY_SQ = T_LOST + MAX_PLAYERS  # per seat: sum over matches of penalty points squared
+NUM_TOTALS = T_PENALTY_SQ + MAX_PLAYERS
+
+
+# Per-round columns of ``cols`` (int32); the round number is implied by the row.
+C_OPENER, C_BIDS, C_CHALLENGER, C_MODE, C_COUNT, C_FACE, C_ACTUAL, C_LOSER, C_END = range(9)
+NUM_COLS = 9
+
+
+@jit
+def _round_row(t, r, row, opener, cols):
+    """Write the round that just ended at ``row`` of the per-round columns."""
+    index = t[CHALLENGED] - 1
+    cols[row, C_OPENER] = opener
+    cols[row, C_BIDS] = t[ROUND_BIDS]
+    cols[row, C_CHALLENGER] = t[CHALLENGER]
+    cols[row, C_MODE] = bid_mode(index, r.total_dice)
+    cols[row, C_COUNT] = bid_count(index, r.total_dice)
+    cols[row, C_FACE] = bid_face(index, r.total_dice)
+    cols[row, C_ACTUAL] = t[ACTUAL]
+    cols[row, C_LOSER] = t[LOSER]
+    cols[row, C_END] = END_CHALLENGE
+
+
+@jit
+def _play_match(s, j, r, seat_policy, threshold, seed, game, fast_random, rows, base, totals,
+                cols):
+    """Play match ``game`` in slot j; add it to ``totals`` and, with ``rows``, write its
+    rounds at rows ``base ..`` of ``cols`` (pre-filled as unplayed)."""
+    seed_stream(s.rng, j, seed, game)
+    reset_match(s, j, r)
+    t = s.table[j]
+    opener = t[FIRST]
+    while True:
+        if fast_random:
+            a = random_legal(s, j, r)
+        else:
+            a = policy_action(seat_policy[t[PLAYER]], s, j, r, threshold)
+        f = step_one(s, j, a, r)
+        if f & ROUND_END:
+            bids = t[ROUND_BIDS]
+            totals[T_ROUNDS] += 1
+            totals[T_BIDS] += bids
+            totals[T_BIDS_SQ] += bids * bids
+            totals[T_BID_FALSE] += t[LOSER] != t[CHALLENGER]
+            totals[T_OPENER_LOST] += t[LOSER] == opener
+            totals[T_LOST + t[LOSER]] += 1
+            if rows:
+                _round_row(t, r, base + t[ROUND] - 1, opener, cols)
+            opener = t[FIRST]
+        elif f & TRUNCATED:
+            totals[T_TRUNCATED] += 1
+            if rows:
+                cols[base + t[ROUND], C_END] = END_TRUNCATED
+        if f & (MATCH_END | TRUNCATED):
+            break
+    totals[T_MATCHES] += 1
+    for q in range(r.num_players):
+        points = t[PENALTY + q]
+        totals[T_PENALTY_SQ + q] += points * points
+
+
+@jit
+def _play_run(s, slot, r, seat_policy, threshold, seed, first_game, lo, hi, rows, totals,
+              cols):
+    """Play matches first_game+lo .. first_game+hi-1 one after another in state slot ``slot``."""
+    fast_random = True
+    for q in range(r.num_players):
+        fast_random &= seat_policy[q] == RANDOM
+    for g in range(lo, hi):
+        _play_match(s, slot, r, seat_policy, threshold, seed, first_game + g, fast_random,
+                    rows, g * r.num_rounds, totals[slot], cols)
+
+
+@jit(parallel=True)
+def _play_all(s, r, seat_policy, threshold, seed, first_game, n, rows, totals, cols):
+    """Play matches first_game .. first_game+n-1, split into as many runs as ``s`` has slots
+    (which run plays a match depends on n alone, so the thread count changes nothing)."""
+    slots = s.rng.shape[0]
+    for c in prange(slots):
+        _play_run(s, c, r, seat_policy, threshold, seed, first_game, (n * c) // slots,
+                  (n * (c + 1)) // slots, rows, totals, cols)
+
+
+def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
+    """A policy name for every seat, or one list entry per seat, as kernel policy ids."""
+    names = [policy] * num_players if isinstance(policy, str) else list(policy)
+    if len(names) != num_players:
+        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
+                         f"got {len(names)}")
+    for name in names:
+        if name not in POLICIES:
+            raise ValueError(f"policy must be one of {POLICIES}, got {name!r}")
+    return np.array([POLICIES.index(name) for name in names], dtype=np.int64)
+
+
+MAX_ROWS = 50_000_000  # per-round frames above this need summary=True (memory)
+
+
+def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+             summary: bool = False, threshold: float = DEFAULT_THRESHOLD, first_game: int = 0,
+             num_threads: int | None = None, **options: Any) -> pd.DataFrame:
+    """Play ``num_games`` matches (of ``num_rounds`` rounds, default 1) and return one row per
+    round, or per seat with ``summary=True``.
+
+    Per-round columns: ``game, round, opener, bids, challenger, mode, count, face`` (the
+    challenged bid), ``actual`` (dice that counted for it), ``loser`` and ``end``
+    (``challenge``; ``truncated`` for a round cut by ``max_round_steps``, then ``unplayed``
+    for the rest of its match: -1 in the other columns).
+    ``summary=True`` gives per seat ``rounds_lost``, ``loss_rate``, ``mean_penalty`` and
+    ``std_penalty`` (points per match), with run totals in ``df.attrs``.
+    ``policy``: ``random`` or ``heuristic`` for every seat, or a list with one per seat;
+    ``threshold`` is the heuristic's challenge threshold. ``first_game`` offsets the global
+    match index; ``num_threads`` runs the kernels on that many threads (results do not change).
+    """
+    rules: Rules = make_rules(**options)
+    num_games = check_int(num_games, "num_games", 1, 2**40)
+    first_game = check_int(first_game, "first_game", 0, 2**62)
+    seed64 = check_seed(seed)
+    summary = check_bool(summary, "summary")
+    threshold = check_threshold(threshold)
+    seat_policy = resolve_policies(policy, rules.num_players)
+    rounds = num_games * rules.num_rounds
+    if not summary and rounds > MAX_ROWS:
+        raise ValueError(f"num_games x num_rounds above {MAX_ROWS:,} needs summary=True "
+                         f"(per-round rows would not fit in memory), got {rounds:,}")
+    previous = numba.get_num_threads()
+    if num_threads is not None:
+        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
+                                        numba.config.NUMBA_NUM_THREADS))
+    try:
+        slots = min(num_games, SLOTS)
+        totals = np.zeros((slots, NUM_TOTALS), np.float64)
+        cols = np.full((0 if summary else rounds, NUM_COLS), -1, np.int32)
+        cols[:, C_END] = END_UNPLAYED
+        _play_all(new_state(slots), rules, seat_policy, threshold, seed64, first_game,
+                  num_games, not summary, totals, cols)
+    finally:
+        numba.set_num_threads(previous)
+    if summary:
+        df = _summary_frame(totals.sum(axis=0), rules.num_players)
+    else:
+        df = _rounds_frame(cols, rules.num_rounds, first_game)
+    df.attrs.update(game="liars_dice", seed=int(seed64), num_games=num_games,
+                    policy=[POLICIES[k] for k in seat_policy], threshold=threshold,
+                    rules=rules_to_options(rules))
+    return df
+
+
+def _rounds_frame(cols: np.ndarray, num_rounds: int, first_game: int) -> pd.DataFrame:
+    rows = cols.shape[0]
+    df = pd.DataFrame({
+        "game": first_game + np.arange(rows, dtype=np.int64) // num_rounds,
+        "round": np.arange(rows, dtype=np.int32) % num_rounds,
+        "opener": cols[:, C_OPENER].astype(np.int8),
+        "bids": cols[:, C_BIDS],
+        "challenger": cols[:, C_CHALLENGER].astype(np.int8),
+        "mode": pd.Categorical.from_codes(np.maximum(cols[:, C_MODE], -1),
+                                          categories=list(MODE_NAMES)),
+        "count": cols[:, C_COUNT].astype(np.int8),
+        "face": cols[:, C_FACE].astype(np.int8),
+        "actual": cols[:, C_ACTUAL].astype(np.int8),
+        "loser": cols[:, C_LOSER].astype(np.int8),
+        "end": pd.Categorical.from_codes(cols[:, C_END], categories=list(END_NAMES)),
+    })
+    return df
+
+
+def _summary_frame(totals: np.ndarray, n_players: int) -> pd.DataFrame:
+    matches = int(totals[T_MATCHES])
+    rounds = max(int(totals[T_ROUNDS]), 1)
+    lost = totals[T_LOST:T_LOST + n_players]
+    mean = lost / matches
+    mean_sq = totals[T_PENALTY_SQ:T_PENALTY_SQ + n_players] / matches
+    df = pd.DataFrame({
+        "seat": np.arange(n_players),
+        "matches": matches,
+        "rounds_lost": lost.astype(np.int64),
+        "loss_rate": lost / rounds,
+        "mean_penalty": mean,
+        "std_penalty": np.sqrt(np.maximum(mean_sq - mean * mean, 0.0)),
+    })
+    mean_bids = totals[T_BIDS] / rounds
+    df.attrs.update(rounds=int(totals[T_ROUNDS]), truncated=int(totals[T_TRUNCATED]),
+                    mean_bids=mean_bids,
+                    std_bids=float(np.sqrt(max(totals[T_BIDS_SQ] / rounds - mean_bids**2, 0))),
+                    bid_false_rate=totals[T_BID_FALSE] / rounds,
+                    opener_loss_rate=totals[T_OPENER_LOST] / rounds)
+    return df
+
+
+assert MAX_PLAYERS <= 127  # int8 seat columns

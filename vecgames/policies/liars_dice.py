@@ -1,0 +1,84 @@
+"""Liar's Dice baseline policies: njit functions ``(state, i, rules, ...) -> action``.
+
+- ``random``: uniform over the legal actions (the challenge is one of them).
+- ``heuristic``: the seed's challenger. With own dice known and the other dice unknown, it
+  challenges when the last bid holds with probability below ``threshold`` (default 0.5);
+  otherwise it makes the legal bid most likely to hold (the lowest such bid on ties, 飞 first).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import prange
+
+from ..core.jit import jit
+from ..games.liars_dice.bids import B_FEI_START, B_ZHAI_START, FEI_FACES
+from ..games.liars_dice.odds import bid_holds_probability
+from ..games.liars_dice.rules import DICE, LAST, PLAYER, bid_made, random_legal
+
+POLICIES = ("random", "heuristic")
+RANDOM, HEURISTIC = range(2)
+DEFAULT_THRESHOLD = 0.5
+
+
+@jit
+def heuristic(s, i, r, threshold):
+    t = s.table[i]
+    seat = t[DICE + t[PLAYER]]
+    total = r.total_dice
+    last = t[LAST]
+    if last > 0 and bid_holds_probability(last - 1, seat, r.dice, total) < threshold:
+        return 0
+    fei_start = r.bids[last, B_FEI_START]
+    zhai_start = r.bids[last, B_ZHAI_START]
+    best = -1.0
+    action = 0
+    for index in range(fei_start, r.num_actions - 1):
+        if index == FEI_FACES * total:  # the 飞 block ends: jump to the 斋 start
+            break
+        if not (r.forbid_repeat and bid_made(t, index)):
+            q = bid_holds_probability(index, seat, r.dice, total)
+            if q > best:
+                best, action = q, index + 1
+    for index in range(zhai_start, r.num_actions - 1):
+        if not (r.forbid_repeat and bid_made(t, index)):
+            q = bid_holds_probability(index, seat, r.dice, total)
+            if q > best:
+                best, action = q, index + 1
+    return action  # 0 (challenge) only when no bid is left
+
+
+@jit
+def policy_action(policy, s, i, r, threshold):
+    """Dispatch on a policy id (RANDOM, HEURISTIC)."""
+    if policy == HEURISTIC:
+        return heuristic(s, i, r, threshold)
+    return random_legal(s, i, r)
+
+
+@jit(parallel=True)
+def _actions_kernel(s, r, policy, threshold, out):
+    for i in prange(s.rng.shape[0]):
+        out[i] = policy_action(policy, s, i, r, threshold)
+
+
+def check_threshold(threshold: Any) -> float:
+    if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)):
+        raise TypeError(f"threshold must be a number, got {type(threshold).__name__}")
+    if not 0.0 <= float(threshold) <= 1.0:
+        raise ValueError(f"threshold must be in [0, 1], got {threshold}")
+    return float(threshold)
+
+
+def env_actions(env: Any, policy: str = "heuristic",
+                threshold: float = DEFAULT_THRESHOLD) -> np.ndarray:
+    """The policy's action for the player to act in every env of a ``LiarsDiceEnv`` (int64
+    ``[B]``). ``random`` draws from the envs' own streams, so it changes later rolls."""
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {POLICIES}, got {policy!r}")
+    out = np.empty(env.num_envs, np.int64)
+    _actions_kernel(env.state, env.rules, POLICIES.index(policy), check_threshold(threshold),
+                    out)
+    return out
