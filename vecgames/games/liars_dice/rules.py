@@ -64,6 +64,7 @@ class Rules(NamedTuple):
     total_dice: int
     num_actions: int
     bids: np.ndarray  # bids.bid_table: legal starts, count, face and mode per action id
+    roll_sizes: np.ndarray  # roll_plan(dice): 6**chunk sizes and the padding ones
 
 
 def make_rules(**options: Any) -> Rules:
@@ -91,6 +92,7 @@ def make_rules(**options: Any) -> Rules:
         total_dice=total,
         num_actions=1 + (FEI_FACES + ZHAI_FACES) * total,
         bids=bid_table(players, total),
+        roll_sizes=roll_plan(dice),
     )
 
 
@@ -158,32 +160,66 @@ def unpack_counts(packed: int, bits: int = 4) -> list[int]:
     return [(int(packed) >> (bits * f)) & ((1 << bits) - 1) for f in range(6)]
 
 
-_SIX = np.uint64(6)
 _LOW32 = np.uint64(0xFFFFFFFF)
 _S32 = np.uint64(32)
-# A seat's dice are the first base-6 digits of one 64-bit draw: with at most MAX_DICE = 10
-# digits the bias is below 6**10 / 2**64 = 3e-12.
+CHUNK = 5  # dice rolled by one table lookup
+
+
+def _chunk_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For k in [0, 6**5): the 5 dice whose faces - 1 are k's base-6 digits, as packed counts
+    per seat (4 bits per face) and per table (8 bits per face)."""
+    k = np.arange(6**CHUNK)
+    seat = np.zeros(k.size, np.int64)
+    table = np.zeros(k.size, np.int64)
+    for _ in range(CHUNK):
+        k, digit = np.divmod(k, 6)
+        seat += np.int64(1) << (4 * digit)
+        table += np.int64(1) << (8 * digit)
+    return seat, table
+
+
+CHUNK_SEAT, CHUNK_TABLE = _chunk_tables()
+
+
+def roll_plan(dice: int) -> np.ndarray:
+    """A seat's roll as one or two table lookups: [6**m1, 6**m2 (0: none), padding ones] with
+    m1 + m2 = dice, m1 <= 5, m2 <= 5; a chunk of m < 5 dice reads 5 - m extra ones."""
+    first = min(dice, CHUNK)
+    second = dice - first
+    padding = (CHUNK - first) + (CHUNK - second if second else 0)
+    plan = np.array([6**first, 6**second if second else 0, padding], np.int64)
+    plan.setflags(write=False)
+    return plan
 
 
 @jit
-def _six_times_high(x):
-    """floor(6 x / 2**64): the next base-6 digit of the fraction x / 2**64."""
-    return np.int64((((x >> _S32) * _SIX) + (((x & _LOW32) * _SIX) >> _S32)) >> _S32)
+def _scaled_high(x, n):
+    """floor(n x / 2**64) for n < 2**32: x / 2**64 scaled to [0, n)."""
+    return np.int64((((x >> _S32) * n) + (((x & _LOW32) * n) >> _S32)) >> _S32)
 
 
 @jit
 def start_round(s, i, r, first):
-    """Roll every seat's dice and open a round with seat ``first`` to bid."""
+    """Roll every seat's dice and open a round with seat ``first`` to bid.
+
+    A seat's dice are the base-6 digits of one 64-bit draw read as a fraction, up to 5 at a
+    time: a chunk of m dice is k = floor(6**m x) (then x keeps the fractional part) looked up
+    in the 5-dice tables, where k < 6**m has 5 - m extra ones to take off (``roll_plan``).
+    Bias: below 6**10 / 2**64 = 3e-12 for the most likely outcome of 10 dice.
+    """
     t = s.table[i]
     total = 0
+    first_size = np.uint64(r.roll_sizes[0])
+    second_size = np.uint64(r.roll_sizes[1])
     for p in range(r.num_players):
-        x = next_u64(s.rng, i)  # one draw per seat: independent chains
-        seat = 0
-        for _ in range(r.dice):
-            die = _six_times_high(x)  # face die + 1
-            x = x * _SIX
-            seat += np.int64(1) << (4 * die)
-            total += np.int64(1) << (8 * die)
+        x = next_u64(s.rng, i)
+        k = _scaled_high(x, first_size)
+        seat = CHUNK_SEAT[k] - r.roll_sizes[2]  # less the padding ones (the lowest field)
+        total += CHUNK_TABLE[k] - r.roll_sizes[2]
+        if second_size:
+            k = _scaled_high(x * first_size, second_size)
+            seat += CHUNK_SEAT[k]
+            total += CHUNK_TABLE[k]
         t[DICE + p] = seat
     t[TOTAL] = total
     t[PLAYER] = first
@@ -317,19 +353,17 @@ def write_mask(t, r, out):
 def random_legal(s, i, r):
     """A uniformly drawn legal action (the challenge counts as one action)."""
     t = s.table[i]
-    fei_start = r.bids[t[LAST], B_FEI_START]
-    zhai_start = r.bids[t[LAST], B_ZHAI_START]
+    last = t[LAST]
+    fei_start = r.bids[last, B_FEI_START]
+    zhai_start = r.bids[last, B_ZHAI_START]
     fei_n = FEI_FACES * r.total_dice - fei_start
-    zhai_n = r.num_actions - 1 - zhai_start
-    n = fei_n + zhai_n + (t[BIDS] > 0)
+    bid_n = fei_n + r.num_actions - 1 - zhai_start
     while True:  # redraw a repeated bid: uniform over the legal ones
-        k = below(next_u64(s.rng, i), n)
-        if k < fei_n:
-            index = fei_start + k
-        elif k < fei_n + zhai_n:
-            index = zhai_start + k - fei_n
-        else:
+        k = below(next_u64(s.rng, i), bid_n + (last > 0))
+        if k >= bid_n:
             return 0
+        # k-th of the two ranges, without a branch (which one is a coin flip)
+        index = fei_start + k + (k >= fei_n) * (zhai_start - fei_start - fei_n)
         if not (r.forbid_repeat and bid_made(t, index)):
             return index + 1
 

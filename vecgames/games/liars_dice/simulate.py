@@ -43,10 +43,10 @@ from .rules import (
     Rules,
     make_rules,
     new_state,
+    play_legal,
     random_legal,
     reset_match,
     rules_to_options,
-    step_one,
 )
 
 SLOTS = 64  # runs per kernel call, each in its own state slot (a few per thread)
@@ -94,7 +94,7 @@ def _play_match(s, j, r, seat_policy, threshold, seed, game, fast_random, rows, 
             a = random_legal(s, j, r)
         else:
             a = policy_action(seat_policy[t[PLAYER]], s, j, r, threshold)
-        f = step_one(s, j, a, r)
+        f = play_legal(s, j, a, r)  # the policies pick legal actions only
         if f & ROUND_END:
             bids = t[ROUND_BIDS]
             totals[T_ROUNDS] += 1
