@@ -2,6 +2,7 @@
 
     vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
     vecgames train zhajinhua [trainer args...]
+    vecgames play liars-dice --players 4 --rounds 3 --agent heuristic
     vecgames equity AhKh QsQd --board 2c7d9h
     vecgames equity "QQ+,AKs" random --samples 1e7
     vecgames --version
@@ -21,6 +22,9 @@ from . import __version__
 from .core.registry import GAMES
 
 PROG = "vecgames"
+# Interactive games (``vecgames play GAME``): command-line name -> module with main(argv).
+PLAY_GAMES: dict[str, str] = {"liars-dice": "vecgames.play.liars_dice",
+                              "liars_dice": "vecgames.play.liars_dice"}
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report",
@@ -61,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("game", choices=sorted(GAMES))
     train.add_argument("args", nargs=argparse.REMAINDER,
                        help="arguments passed on to training.<game>.main")
+    play = sub.add_parser("play", help="play a game against the computer", add_help=False)
+    play.add_argument("game", choices=list(PLAY_GAMES))
+    play.add_argument("args", nargs=argparse.REMAINDER,
+                      help="arguments passed on to vecgames.play.<game>.main (--help lists them)")
     return parser
 
 
@@ -266,6 +274,14 @@ def _train(args: argparse.Namespace) -> int:
     return int(trainer.main(list(args.args)) or 0)
 
 
+# ---------------------------------------------------------------- play
+
+
+def _play(args: argparse.Namespace) -> int:
+    game = importlib.import_module(PLAY_GAMES[args.game])
+    return int(game.main(list(args.args)) or 0)
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -277,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
-        handler = {"simulate": _simulate, "equity": _equity, "train": _train}[args.command]
+        handler = {"simulate": _simulate, "equity": _equity, "train": _train,
+                   "play": _play}[args.command]
         return handler(args)
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -1,0 +1,1 @@
+"""Interactive games: a person against the computer (``vecgames play GAME``)."""

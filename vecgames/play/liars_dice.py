@@ -1,0 +1,559 @@
+"""Play Liar's Dice with 斋/飞 against the computer: ``vecgames play liars-dice``.
+
+    vecgames play liars-dice                          # you against the heuristic, 1 round
+    vecgames play liars-dice --players 4 --rounds 3   # you against three heuristic players
+    vecgames play liars-dice --agent runs/ld.pt       # against a trained agent (needs torch)
+
+One table (a ``LiarsDiceEnv`` with a single env) where one seat is a person who types bids at
+the prompt and every other seat is an agent: the ``heuristic`` or ``random`` baseline of
+``vecgames.policies.liars_dice``, or a checkpoint of ``training.liars_dice`` (``load_agent``).
+A typed move is checked before it reaches the env (``explain_illegal`` names the rule it
+breaks, the env's action mask has the last word), so the env never sees an illegal action.
+
+:func:`main` is the command, :func:`play` runs one match and returns a :class:`PlayResult`;
+both read moves through ``input_fn(prompt)`` and write through ``print_fn(text)``, so tests can
+drive them with scripted input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..cli import TRAIN_HINT
+from ..core.registry import make
+from ..core.rng import check_seed
+from ..core.validation import check_int
+from ..games.liars_dice.bids import (
+    FEI_FACES,
+    Bid,
+    action_to_bid,
+    bid_beats,
+    bid_to_action,
+    format_bid,
+    parse_bid,
+)
+from ..games.liars_dice.rules import make_rules
+from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
+
+PROG = "vecgames play liars-dice"
+PROMPT = "Your bid (e.g. 'fei 7 4', 'zhai 3 1') or 'c' to challenge: "
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("h", "help", "?", "rules")
+# Library argument name -> command-line flag, to name the flag in error messages.
+FLAG_OF_ARG = {"num_players": "--players", "dice": "--dice", "num_rounds": "--rounds",
+               "seat": "--seat", "threshold": "--threshold", "seed": "--seed"}
+
+
+def rules_text(num_players: int, dice: int, num_rounds: int, forbid_repeat: bool) -> str:
+    """The rules in brief, as printed once at the start (and on 'h')."""
+    repeat = ("\n  - a bid already made this round may not be made again." if forbid_repeat
+              else "")
+    return f"""\
+Liar's Dice with 斋/飞 (zhai/fei): {num_players} players, {dice} dice each, \
+{num_rounds} round(s).
+Everyone rolls their dice and sees only their own. In turn, bid how many dice on the WHOLE
+table show a face, or challenge the previous bid.
+  fei  (飞): ones are wild and count for any face; faces 2..6.  'fei 7 4': at least seven 4s
+             (ones included)
+  zhai (斋): ones are not wild; faces 1..6, and 1 ranks highest.  'zhai 3 1': at least three 1s
+  - the round's first bid needs a count above the number of players (at least \
+{num_players + 1});
+  - a later bid must beat the last one: in the same mode a higher count, or the same count
+    with a higher face (fei 2<3<4<5<6, zhai 2<3<4<5<6<1); zhai after fei needs
+    count >= ceil(fei count / 2); fei after zhai needs count >= 2 x zhai count;{repeat}
+Challenge ('c'): all dice are shown. If the bid holds (enough dice), the challenger loses the
+round, otherwise the bidder does. The loser gets a penalty point and opens the next round;
+fewest penalty points at the end wins. Type 'h' for these rules, 'q' to quit."""
+
+
+# ---------------------------------------------------------------- judging a typed move
+
+
+def explain_illegal(bid: Bid | None, bids: Sequence[Bid], num_players: int, dice: int,
+                    forbid_repeat: bool = True) -> str | None:
+    """Why ``bid`` (None: a challenge) may not be made after this round's ``bids`` (oldest
+    first), or None when it is legal. The reasons follow RULES.md §3 and ``bid_beats``."""
+    total = num_players * dice
+    if bid is None:
+        if bids:
+            return None
+        return "you cannot challenge before anyone has bid: the round's opener must bid"
+    mode, count, face = bid
+    mode = {"飞": "fei", "斋": "zhai"}.get(mode, mode)
+    bid = (mode, count, face)
+    if mode == "fei" and face == 1:
+        return ("face 1 cannot be bid in fei (飞), where ones are wild: bid 'zhai N 1' to count "
+                "ones alone")
+    low = 2 if mode == "fei" else 1
+    if not low <= face <= 6:
+        return f"the face must be {low}..6 in {mode}, got {face}"
+    if not 1 <= count <= total:
+        return (f"the count must be 1..{total} (the dice on the table: {num_players} players "
+                f"x {dice}), got {count}")
+    if not bids:
+        if bid_beats(None, bid, num_players):
+            return None
+        return (f"the round's first bid must have a count above the number of players "
+                f"({num_players}): at least {num_players + 1}")
+    prev = bids[-1]
+    prev_mode, prev_count, prev_face = prev
+    if not bid_beats(prev, bid):
+        if mode == prev_mode:
+            order = "2<3<4<5<6" if mode == "fei" else "2<3<4<5<6<1"
+            return (f"it must beat the last bid {format_bid(prev)}: a higher count, or "
+                    f"{prev_count} with a face above {prev_face} ({mode} order {order})")
+        if mode == "zhai":
+            need = (prev_count + 1) // 2
+            return (f"zhai (斋) after fei (飞) {format_bid(prev)} needs a count >= "
+                    f"ceil({prev_count}/2) = {need}")
+        need = 2 * prev_count
+        beyond = (f" (more than the {total} dice on the table: no fei bid is left)"
+                  if need > total else "")
+        return (f"fei (飞) after zhai (斋) {format_bid(prev)} needs a count >= 2 x {prev_count} "
+                f"= {need}{beyond}")
+    if forbid_repeat and bid in [tuple(b) for b in bids]:
+        return f"{format_bid(bid)} was already bid this round: repeated bids are not allowed"
+    return None
+
+
+def lowest_legal(mask: np.ndarray, num_players: int, dice: int) -> str:
+    """The cheapest legal bid of each mode (as typed) and whether a challenge is allowed."""
+    fei_end = 1 + FEI_FACES * num_players * dice
+    options = []
+    for lo, hi in ((1, fei_end), (fei_end, len(mask))):
+        legal = np.flatnonzero(mask[lo:hi])
+        if legal.size:
+            mode, count, face = _bid(int(legal[0]) + lo, num_players, dice)
+            options.append(f"'{mode} {count} {face}'")
+    if mask[0]:
+        options.append("'c' (challenge)")
+    return "lowest legal moves now: " + ", ".join(options) if options else "no legal move"
+
+
+def _bid(action: int, num_players: int, dice: int) -> Bid:
+    bid = action_to_bid(action, num_players, dice)
+    assert bid is not None
+    return bid
+
+
+# ---------------------------------------------------------------- agents
+
+
+class PlayError(Exception):
+    """A problem with the options or the agent: printed as an error; ``code`` is the exit code."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+class _Baseline:
+    def __init__(self, name: str, threshold: float):
+        self.name, self.threshold = name, threshold
+        self.observation = "full"
+
+    def describe(self) -> str:
+        return (f"heuristic (challenge threshold {self.threshold:g})" if self.name == "heuristic"
+                else "random")
+
+    def act(self, env: Any, obs: np.ndarray, mask: np.ndarray) -> int:
+        return int(env_actions(env, self.name, self.threshold)[0])
+
+
+class _Checkpoint:
+    def __init__(self, path: str, agent: Any):
+        self.path, self.agent = path, agent
+        self.observation = agent.observation
+
+    def describe(self) -> str:
+        return f"agent {self.path}"
+
+    def act(self, env: Any, obs: np.ndarray, mask: np.ndarray) -> int:
+        out = self.agent.act(np.array(obs, np.float32), np.array(mask, np.bool_))
+        return int(np.asarray(out).reshape(-1)[0])
+
+
+def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> Any:
+    """The agent for the computer's seats: a baseline policy name or a checkpoint path."""
+    if agent in POLICIES:
+        return _Baseline(agent, threshold)
+    path = Path(agent)
+    if not path.is_file():
+        raise PlayError(f"argument --agent: must be one of {', '.join(POLICIES)} or a "
+                        f"checkpoint file, and {agent!r} is neither (no such file)")
+    try:
+        from training.liars_dice import load_agent
+    except ImportError as exc:
+        raise PlayError(f"argument --agent: playing a checkpoint needs torch and the trainer "
+                        f"(training.liars_dice): {exc}; install them with:\n    {TRAIN_HINT}",
+                        code=1) from None
+    try:
+        loaded = load_agent(str(path), device="cpu")
+    except Exception as exc:  # a bad or foreign file: say which and why, no traceback
+        raise PlayError(f"argument --agent: cannot load {agent}: {exc}", code=1) from None
+    theirs = (int(getattr(loaded, "num_players", -1)), int(getattr(loaded, "dice", -1)))
+    if theirs != (num_players, dice):
+        raise PlayError(f"argument --agent: {agent} was trained for {theirs[0]} players with "
+                        f"{theirs[1]} dice each, and this table has {num_players} players with "
+                        f"{dice} dice: play it with --players {theirs[0]} --dice {theirs[1]}")
+    if getattr(loaded, "observation", None) not in ("seed", "full"):
+        raise PlayError(f"argument --agent: {agent} has an unknown observation "
+                        f"{getattr(loaded, 'observation', None)!r} (expected 'seed' or 'full')")
+    return _Checkpoint(agent, loaded)
+
+
+# ---------------------------------------------------------------- the match
+
+
+@dataclass
+class RoundRecord:
+    """One finished round: everyone's dice, the bids in order, and how the challenge went."""
+
+    number: int  # 1-based
+    opener: int
+    dice: list[list[int]]
+    bids: list[tuple[int, Bid]]  # (seat, bid), oldest first
+    challenger: int
+    bidder: int
+    bid: Bid  # the challenged bid
+    counted: int  # dice that counted for it
+    loser: int
+
+
+@dataclass
+class PlayResult:
+    """How a match ended: ``finished`` (all rounds played), ``quit`` (the person left) or
+    ``truncated`` (a round hit the env's step cap); penalty points per seat and the rounds."""
+
+    status: str
+    penalty_points: list[int]
+    rounds: list[RoundRecord] = field(default_factory=list)
+    seed: int = 0
+
+    @property
+    def ranking(self) -> list[tuple[int, int, int]]:
+        """``(rank, seat, penalty points)``, best first; tied seats share a rank."""
+        order = sorted(range(len(self.penalty_points)), key=lambda p: (self.penalty_points[p], p))
+        rows: list[tuple[int, int, int]] = []
+        for k, p in enumerate(order):
+            tied = rows and self.penalty_points[p] == rows[-1][2]
+            rows.append((rows[-1][0] if tied else k + 1, p, self.penalty_points[p]))
+        return rows
+
+
+def counted_dice(dice: Sequence[int], bid: Bid) -> int:
+    """Dice among ``dice`` that count for ``bid``: the face, plus the ones in fei."""
+    mode, _, face = bid
+    wild = mode in ("fei", "飞") and face != 1
+    return sum(1 for d in dice if d == face or (wild and d == 1))
+
+
+class LiarsDiceGame:
+    """One match at one table: the person at ``seat``, ``opponent`` everywhere else.
+
+    Build it, then :meth:`run`. ``env`` is the live ``LiarsDiceEnv`` (num_envs=1); while the
+    person is asked for a move, ``env.dice(0)`` holds the round's dice.
+    """
+
+    def __init__(self, players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
+                 agent: str = "heuristic", threshold: float = DEFAULT_THRESHOLD,
+                 seed: int | None = None, render: bool = False, forbid_repeat_bids: bool = True,
+                 input_fn: Callable[[str], str] = input,
+                 print_fn: Callable[[str], Any] = print):
+        self.rules = make_rules(num_players=players, dice=dice, num_rounds=rounds,
+                                forbid_repeat_bids=forbid_repeat_bids)
+        self.seat = check_int(seat, "seat", 0, players - 1)
+        self.threshold = check_threshold(threshold)
+        self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
+        self.render = bool(render)
+        self.input_fn, self.print_fn = input_fn, print_fn
+        self.opponent = load_opponent(agent, players, dice, self.threshold)
+        self.env = make("liars_dice", num_envs=1, seed=self.seed,
+                        observation=self.opponent.observation, num_players=players, dice=dice,
+                        num_rounds=rounds, forbid_repeat_bids=forbid_repeat_bids)
+        self.players, self.dice_each, self.num_rounds = players, dice, rounds
+
+    # -- text ------------------------------------------------------------------------------
+    def name(self, p: int) -> str:
+        return "you" if p == self.seat else f"seat {p}"
+
+    def label(self, p: int) -> str:
+        return f"seat {p} (you)" if p == self.seat else f"seat {p}"
+
+    def say(self, text: str = "") -> None:
+        self.print_fn(text)
+
+    def _penalties(self, points: Sequence[int]) -> str:
+        return ", ".join(f"{self.label(p)} {int(points[p])}" for p in range(self.players))
+
+    def _round_header(self, number: int, opener: int) -> None:
+        why = "drawn at random" if number == 1 else "last round's loser"
+        opens = "you open" if opener == self.seat else f"seat {opener} opens"
+        self.say()
+        self.say(f"=== Round {number}/{self.num_rounds}: {opens} ({why}) ===")
+
+    # -- moves -----------------------------------------------------------------------------
+    def _ask(self, bids: list[tuple[int, Bid]], mask: np.ndarray) -> int | None:
+        """The person's move as a legal action id, or None to quit."""
+        own = self.env.dice(0)[self.seat]
+        self.say(f"Your dice: {' '.join(map(str, own))}")
+        if bids:
+            self.say("Bids this round: " + ", ".join(f"{self.name(p)}: {format_bid(b)}"
+                                                      for p, b in bids))
+        else:
+            self.say(f"No bids yet: you open (the first bid needs a count above "
+                     f"{self.players}).")
+        history = [b for _, b in bids]
+        while True:
+            try:
+                text = self.input_fn(PROMPT)
+            except EOFError:
+                self.say()
+                self.say("End of input: quitting.")
+                return None
+            words = text.strip().lower()
+            if words in QUIT_WORDS:
+                self.say("Quitting.")
+                return None
+            if words in HELP_WORDS:
+                self.say(rules_text(self.players, self.dice_each, self.num_rounds,
+                                    bool(self.rules.forbid_repeat)))
+                continue
+            if not words:
+                self.say("  Type a bid such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, "
+                         "'h' for the rules or 'q' to quit.")
+                continue
+            try:
+                bid = parse_bid(text)
+            except ValueError as exc:
+                self.say(f"  {exc}")
+                continue
+            reason = explain_illegal(bid, history, self.players, self.dice_each,
+                                     bool(self.rules.forbid_repeat))
+            action = 0
+            if reason is None and bid is not None:
+                action = bid_to_action(bid, self.players, self.dice_each)
+            if reason is None and not mask[action]:  # the env has the last word
+                reason = f"{format_bid(bid)} is not a legal move here"
+            if reason is not None:
+                self.say(f"  Not allowed: {reason}.")
+                self.say(f"  ({lowest_legal(mask, self.players, self.dice_each)})")
+                continue
+            return action
+
+    def _agent_move(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        """The computer's move for the seat to act; ``obs`` [obs_dim], ``mask`` [A]."""
+        action = self.opponent.act(self.env, obs[None], mask[None])
+        if not (0 <= action < len(mask) and mask[action]):  # never pass an illegal move on
+            self.say(f"  ({self.opponent.describe()} chose the illegal action {action}; "
+                     "the heuristic moves instead)")
+            action = int(env_actions(self.env, "heuristic", self.threshold)[0])
+        return action
+
+    def _reveal(self, number: int, opener: int, dice: list[list[int]],
+                bids: list[tuple[int, Bid]], challenger: int, loser: int,
+                points: Sequence[int]) -> RoundRecord:
+        bidder, bid = bids[-1]
+        mode, count, face = bid
+        per_seat = [counted_dice(d, bid) for d in dice]
+        counted = sum(per_seat)
+        what = (f"{face}s, and 1s are wild" if mode == "fei" and face != 1
+                else f"{face}s only, 1s are not wild" if face != 1 else "1s")
+        self.say("--- Dice revealed ---")
+        width = max(len(self.label(p)) for p in range(self.players))
+        for p, d in enumerate(dice):
+            self.say(f"  {self.label(p):<{width}} : {' '.join(map(str, d))}  -> {per_seat[p]}")
+        self.say(f"Counted for {format_bid(bid)} ({what}): {counted} dice.")
+        holds = counted >= count
+        expected = challenger if holds else bidder
+        if holds:
+            verdict = (f"{counted} >= {count}: the bid holds, so the challenger "
+                       f"({self.name(challenger)}) loses the round")
+        else:
+            verdict = (f"{counted} < {count}: the bid fails, so the bidder "
+                       f"({self.name(bidder)}) loses the round")
+        self.say(f"{verdict}: +1 penalty point.")
+        if expected != loser:  # not expected: the env is the authority on the outcome
+            self.say(f"  (note: the environment scored the round against {self.label(loser)})")
+        self.say(f"Penalty points: {self._penalties(points)}")
+        return RoundRecord(number=number, opener=opener, dice=dice, bids=list(bids),
+                           challenger=challenger, bidder=bidder, bid=bid, counted=counted,
+                           loser=loser)
+
+    def _final(self, result: PlayResult) -> None:
+        self.say()
+        title = {"finished": "Match over", "quit": "Match abandoned",
+                 "truncated": "Match ended unresolved"}[result.status]
+        self.say(f"=== {title}: penalty points after {len(result.rounds)} of "
+                 f"{self.num_rounds} round(s) (fewer is better) ===")
+        width = max(len(self.label(p)) for p in range(self.players))
+        for rank, p, points in result.ranking:
+            self.say(f"  {rank}. {self.label(p):<{width}}  {points}")
+        if result.status == "finished":
+            mine = next(r for r, p, _ in result.ranking if p == self.seat)
+            shared = sum(1 for r, _, _ in result.ranking if r == mine) > 1
+            if mine == 1:
+                self.say("You tied for first place." if shared else "You win!")
+            else:
+                self.say(f"You finished {'tied ' if shared else ''}{_ordinal(mine)} "
+                         f"of {self.players}.")
+
+    # -- the loop --------------------------------------------------------------------------
+    def run(self) -> PlayResult:
+        env = self.env
+        self.say(rules_text(self.players, self.dice_each, self.num_rounds,
+                            bool(self.rules.forbid_repeat)))
+        others = ", ".join(f"seat {p}" for p in range(self.players) if p != self.seat)
+        self.say(f"You are seat {self.seat}; {others}: {self.opponent.describe()}. "
+                 f"Seed {self.seed}.")
+        obs, info = env.reset()
+        result = PlayResult(status="finished", penalty_points=[0] * self.players,
+                            seed=self.seed)
+        number, opener = 1, int(info["current_player"][0])
+        bids: list[tuple[int, Bid]] = []
+        self._round_header(number, opener)
+        if self.render:
+            self.say(env.render(0))
+        while True:
+            p = int(info["current_player"][0])
+            mask = info["action_mask"][0].copy()
+            dice = env.dice(0)  # copied now: a match-ending step rolls the next match
+            points = [int(x) for x in info["penalty_points"][0]]
+            if p == self.seat:
+                action = self._ask(bids, mask)
+                if action is None:
+                    result.status, result.penalty_points = "quit", points
+                    self._final(result)
+                    return result
+            else:
+                action = self._agent_move(obs[0].copy(), mask)
+            bid = env.bid(action)
+            if bid is not None:
+                self.say(f"{'You bid' if p == self.seat else f'seat {p} bids'} "
+                         f"{format_bid(bid)}")
+            else:
+                target = "your" if bids[-1][0] == self.seat else f"seat {bids[-1][0]}'s"
+                who = "You challenge" if p == self.seat else f"seat {p} challenges"
+                self.say(f"{who} {target} bid {format_bid(bids[-1][1])}!")
+            obs, _, terminated, truncated, info = env.step(np.array([action]))
+            if info["illegal"][0]:  # cannot happen: every action was checked against the mask
+                raise RuntimeError(f"the env rejected action {action} as illegal")
+            if bid is not None:
+                bids.append((p, bid))
+            if info["round_over"][0]:
+                over = bool(terminated[0] or truncated[0])
+                now = info["final_penalty_points" if over else "penalty_points"][0]
+                points = [int(x) for x in now]
+                result.rounds.append(self._reveal(number, opener, dice, bids, p,
+                                                  int(info["loser"][0]), points))
+                result.penalty_points = points
+                if not over:
+                    number, opener, bids = number + 1, int(info["current_player"][0]), []
+                    self._round_header(number, opener)
+            if truncated[0] and not terminated[0]:
+                self.say("The round reached the step limit (max_round_steps): the match ends "
+                         "unresolved.")
+                result.status = "truncated"
+                result.penalty_points = [int(x) for x in info["final_penalty_points"][0]]
+            if terminated[0] or truncated[0]:
+                self._final(result)
+                return result
+            if self.render:
+                self.say(env.render(0))
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def play(players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
+         agent: str = "heuristic", threshold: float = DEFAULT_THRESHOLD,
+         seed: int | None = None, render: bool = False, forbid_repeat_bids: bool = True,
+         input_fn: Callable[[str], str] = input,
+         print_fn: Callable[[str], Any] = print) -> PlayResult:
+    """Play one match of ``rounds`` rounds with the person at ``seat`` (see the module doc).
+    Raises ValueError/TypeError for bad options and :class:`PlayError` for a bad agent."""
+    game = LiarsDiceGame(players=players, rounds=rounds, dice=dice, seat=seat, agent=agent,
+                         threshold=threshold, seed=seed, render=render,
+                         forbid_repeat_bids=forbid_repeat_bids, input_fn=input_fn,
+                         print_fn=print_fn)
+    return game.run()
+
+
+# ---------------------------------------------------------------- the command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog=PROG, description="Play Liar's Dice with 斋/飞 (zhai/fei) against the computer: "
+        "type bids such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, 'q' to quit.")
+    p.add_argument("--players", type=int, default=2, help="players at the table, you included "
+                   "(2..8, default 2)")
+    p.add_argument("--rounds", type=int, default=1, help="rounds in the match (default 1)")
+    p.add_argument("--dice", type=int, default=5, help="dice per player (default 5)")
+    p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
+    p.add_argument("--agent", default="heuristic", metavar="heuristic|random|PATH.pt",
+                   help="the computer's players: a baseline policy or a checkpoint of "
+                        "training.liars_dice (needs torch; default heuristic)")
+    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+                   help="heuristic: challenge when the last bid holds with a probability "
+                        f"below this (default {DEFAULT_THRESHOLD})")
+    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--render", action="store_true",
+                   help="also print the whole table (every seat's dice) after each move")
+    repeat = p.add_mutually_exclusive_group()
+    repeat.add_argument("--forbid-repeat-bids", dest="forbid_repeat_bids", action="store_true",
+                        default=True, help="a bid may not repeat one made earlier in the "
+                        "round (default)")
+    repeat.add_argument("--allow-repeat-bids", dest="forbid_repeat_bids",
+                        action="store_false", help="the seed project's rule: repeats allowed")
+    return p
+
+
+def _flagged(exc: Exception) -> str:
+    msg = str(exc)
+    for arg, flag in FLAG_OF_ARG.items():
+        if msg.startswith(arg + " "):
+            return f"argument {flag}: {msg}"
+    return msg
+
+
+def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
+         print_fn: Callable[[str], Any] = print) -> int:
+    """Run ``vecgames play liars-dice``; returns the exit code (0 played or quit, 1 failure,
+    2 usage error, 130 interrupted)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, argparse usage errors
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    try:  # the options and the agent are checked before anything is played
+        game = LiarsDiceGame(players=args.players, rounds=args.rounds, dice=args.dice,
+                             seat=args.seat, agent=args.agent, threshold=args.threshold,
+                             seed=args.seed, render=args.render,
+                             forbid_repeat_bids=args.forbid_repeat_bids, input_fn=input_fn,
+                             print_fn=print_fn)
+    except PlayError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return exc.code
+    except (ValueError, TypeError) as exc:
+        print(f"{PROG}: error: {_flagged(exc)}", file=sys.stderr)
+        return 2
+    try:
+        game.run()
+    except KeyboardInterrupt:
+        print_fn("\nInterrupted.")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
