@@ -461,3 +461,18 @@ def test_render_and_views():
     assert env.last_round(0) is None
     legal = env.legal_actions(0)
     assert 0 not in legal and all(action_to_bid(a, 3)[1] > 3 for a in legal)
+
+
+def test_last_round_survives_the_match_reset():
+    env = vecgames.make("liars_dice", num_envs=1, seed=12)
+    env.reset()
+    dice = env.dice(0)
+    opener = int(env.current_player[0])
+    env.step([bid_to_action(("zhai", 3, 1), 2)])
+    _, reward, term, _, info = env.step([0])
+    assert term[0]
+    last = env.last_round(0)
+    ones = sum(d == 1 for seat in dice for d in seat)
+    assert last["dice"] == dice and last["actual"] == ones
+    assert last["challenger"] == 1 - opener and last["bid"] == ("zhai", 3, 1)
+    assert last["loser"] == (last["challenger"] if ones >= 3 else opener)

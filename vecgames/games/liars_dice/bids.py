@@ -17,6 +17,7 @@ accepted too) and face 1..6.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -188,7 +189,8 @@ def format_bid(bid: Bid | None) -> str:
 def parse_bid(text: str) -> Bid | None:
     """A bid from text as a human types it: ``"fei 7 4"``, ``"zhai 3 1"``, ``"7x4 fei"``,
     ``"斋 3 1"``; ``"c"``/``"challenge"``/``"开"`` for a challenge. Raises ValueError."""
-    words = text.strip().lower().replace("x", " ").replace(",", " ").split()
+    spaced = re.sub(r"(\d)\s*[x×*]\s*(\d)", r"\1 \2", text.strip().lower())  # 7x4 -> 7 4
+    words = spaced.replace(",", " ").split()
     if len(words) == 1 and words[0] in ("c", "challenge", "开", "open", "liar"):
         return None
     modes = [w for w in words if w in _MODE_ALIASES]

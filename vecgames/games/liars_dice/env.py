@@ -142,10 +142,11 @@ class LiarsDiceEnv(VecEnv):
         np.not_equal(self._flags & ROUND_END, 0, out=self._info["round_over"])
 
     # -- views for people and tests ------------------------------------------------------------
-    def dice(self, i: int) -> list[list[int]]:
-        """Every seat's dice in env i, sorted (what a challenge reveals)."""
+    def dice(self, i: int, revealed: bool = False) -> list[list[int]]:
+        """Every seat's dice in env i, sorted; ``revealed=True``: the dice shown at the last
+        challenge (kept through the next match, so a match's last round can be shown)."""
         i = self._check_index(i)
-        seats = field(self.state, "dice")[i]
+        seats = field(self.state, "revealed" if revealed else "dice")[i]
         return [[f + 1 for f, c in enumerate(unpack_counts(seats[p])) for _ in range(c)]
                 for p in range(self.num_players)]
 
@@ -158,14 +159,16 @@ class LiarsDiceEnv(VecEnv):
         return [int(a) for a in np.flatnonzero(self._mask[i])]
 
     def last_round(self, i: int) -> dict[str, Any] | None:
-        """The last finished round of env i's match: who challenged which bid, how many dice
-        counted for it and who lost; None before any round ended."""
+        """The last finished round in env i (also after its match ended and a new one was
+        dealt): who challenged which bid, every seat's dice, how many counted for the bid and
+        who lost; None before any round ended."""
         i = self._check_index(i)
         t = self.state.table[i]
         if t[LOSER] < 0:
             return None
         return {"challenger": int(t[CHALLENGER]), "bid": self.bid(int(t[CHALLENGED])),
-                "actual": int(t[ACTUAL]), "loser": int(t[LOSER])}
+                "dice": self.dice(i, revealed=True), "actual": int(t[ACTUAL]),
+                "loser": int(t[LOSER])}
 
     def render(self, i: int) -> str:
         i = self._check_index(i)

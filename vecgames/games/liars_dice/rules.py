@@ -121,7 +121,8 @@ SUM_COUNT = 7  # sum of this round's bid counts (the seed's mean-count feature)
 MAX_COUNT = 8  # largest count bid this round
 TOTAL = 9  # every seat's dice: count of face f (1..6) in bits 8(f-1) .. 8f-1
 BIDDER = 10  # seat that made the last bid
-# The last finished round (kept while the next one runs, for info and simulate rows):
+# The last finished round, kept through the next round and the next match (for info, views
+# and simulate rows):
 LOSER = 11  # -1 before the first round ends
 CHALLENGER = 12
 CHALLENGED = 13  # action id of the challenged bid
@@ -130,11 +131,12 @@ ROUND_BIDS = 15  # bids that round made
 DICE = 16  # per seat: count of face f in bits 4(f-1) .. 4f-1
 PENALTY = DICE + MAX_PLAYERS  # per seat: penalty points this match
 MADE = PENALTY + MAX_PLAYERS  # MAX_WORDS words: bit k of the bids made this round
-NUM_FIELDS = MADE + MAX_WORDS
+REVEALED = MADE + MAX_WORDS  # per seat: its dice in the last finished round (packed as DICE)
+NUM_FIELDS = REVEALED + MAX_PLAYERS
 SCALAR_FIELDS = ("player", "last", "prev", "bids", "round", "steps", "first", "sum_count",
                  "max_count", "total", "bidder", "loser", "challenger", "challenged", "actual",
                  "round_bids")
-SEAT_FIELDS = {"dice": DICE, "penalty": PENALTY}
+SEAT_FIELDS = {"dice": DICE, "penalty": PENALTY, "revealed": REVEALED}
 
 
 class State(NamedTuple):
@@ -146,8 +148,9 @@ class State(NamedTuple):
 
 
 def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
-    return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
-                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
+    table = np.zeros((num_envs, NUM_FIELDS), np.int64)
+    table[:, [LOSER, CHALLENGER]] = -1  # no round has ended yet
+    return State(table=table, rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
 
 
 def field(state: State, name: str) -> np.ndarray:
@@ -243,11 +246,6 @@ def reset_match(s, i, r):
         t[PENALTY + p] = 0
         t[DICE + p] = 0
     t[ROUND] = 0
-    t[LOSER] = -1
-    t[CHALLENGER] = -1
-    t[CHALLENGED] = 0
-    t[ACTUAL] = 0
-    t[ROUND_BIDS] = 0
     start_round(s, i, r, below(next_u64(s.rng, i), r.num_players))
 
 
@@ -329,6 +327,8 @@ def _challenge(s, i, r, p):
     t[CHALLENGED] = last
     t[ACTUAL] = actual
     t[ROUND_BIDS] = t[BIDS]
+    for q in range(r.num_players):
+        t[REVEALED + q] = t[DICE + q]
     t[PENALTY + loser] += 1
     t[ROUND] += 1
     if t[ROUND] >= r.num_rounds:

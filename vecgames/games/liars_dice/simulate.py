@@ -18,13 +18,7 @@ from numba import prange
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
 from ...core.validation import check_bool, check_int
-from ...policies.liars_dice import (
-    DEFAULT_THRESHOLD,
-    POLICIES,
-    RANDOM,
-    check_threshold,
-    policy_action,
-)
+from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
 from .bids import MODE_NAMES, bid_count, bid_face, bid_mode
 from .rules import (
     ACTUAL,
@@ -93,7 +87,7 @@ def _play_match(s, j, r, seat_policy, threshold, seed, game, fast_random, rows, 
         if fast_random:
             a = random_legal(s, j, r)
         else:
-            a = policy_action(seat_policy[t[PLAYER]], s, j, r, threshold)
+            a = policies.policy_action(seat_policy[t[PLAYER]], s, j, r, threshold)
         f = play_legal(s, j, a, r)  # the policies pick legal actions only
         if f & ROUND_END:
             bids = t[ROUND_BIDS]
@@ -124,7 +118,7 @@ def _play_run(s, slot, r, seat_policy, threshold, seed, first_game, lo, hi, rows
     """Play matches first_game+lo .. first_game+hi-1 one after another in state slot ``slot``."""
     fast_random = True
     for q in range(r.num_players):
-        fast_random &= seat_policy[q] == RANDOM
+        fast_random &= seat_policy[q] == policies.RANDOM
     for g in range(lo, hi):
         _play_match(s, slot, r, seat_policy, threshold, seed, first_game + g, fast_random,
                     rows, g * r.num_rounds, totals[slot], cols)
@@ -147,16 +141,16 @@ def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarra
         raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
                          f"got {len(names)}")
     for name in names:
-        if name not in POLICIES:
-            raise ValueError(f"policy must be one of {POLICIES}, got {name!r}")
-    return np.array([POLICIES.index(name) for name in names], dtype=np.int64)
+        if name not in policies.POLICIES:
+            raise ValueError(f"policy must be one of {policies.POLICIES}, got {name!r}")
+    return np.array([policies.POLICIES.index(name) for name in names], dtype=np.int64)
 
 
 MAX_ROWS = 50_000_000  # per-round frames above this need summary=True (memory)
 
 
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
-             summary: bool = False, threshold: float = DEFAULT_THRESHOLD, first_game: int = 0,
+             summary: bool = False, threshold: float | None = None, first_game: int = 0,
              num_threads: int | None = None, **options: Any) -> pd.DataFrame:
     """Play ``num_games`` matches (of ``num_rounds`` rounds, default 1) and return one row per
     round, or per seat with ``summary=True``.
@@ -168,15 +162,17 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     ``summary=True`` gives per seat ``rounds_lost``, ``loss_rate``, ``mean_penalty`` and
     ``std_penalty`` (points per match), with run totals in ``df.attrs``.
     ``policy``: ``random`` or ``heuristic`` for every seat, or a list with one per seat;
-    ``threshold`` is the heuristic's challenge threshold. ``first_game`` offsets the global
-    match index; ``num_threads`` runs the kernels on that many threads (results do not change).
+    ``threshold`` is the heuristic's challenge threshold (default 0.5). ``first_game`` offsets
+    the global match index; ``num_threads`` runs the kernels on that many threads (results do
+    not change).
     """
     rules: Rules = make_rules(**options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
     first_game = check_int(first_game, "first_game", 0, 2**62)
     seed64 = check_seed(seed)
     summary = check_bool(summary, "summary")
-    threshold = check_threshold(threshold)
+    threshold = policies.check_threshold(
+        policies.DEFAULT_THRESHOLD if threshold is None else threshold)
     seat_policy = resolve_policies(policy, rules.num_players)
     rounds = num_games * rules.num_rounds
     if not summary and rounds > MAX_ROWS:
@@ -200,7 +196,7 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     else:
         df = _rounds_frame(cols, rules.num_rounds, first_game)
     df.attrs.update(game="liars_dice", seed=int(seed64), num_games=num_games,
-                    policy=[POLICIES[k] for k in seat_policy], threshold=threshold,
+                    policy=[policies.POLICIES[k] for k in seat_policy], threshold=threshold,
                     rules=rules_to_options(rules))
     return df
 
