@@ -35,6 +35,7 @@ All bid features are 0 before the round's first bid.
 
 from __future__ import annotations
 
+from ...core.bits import lowest_bit
 from ...core.jit import jit
 from .bids import bid_count, bid_face, bid_mode
 from .odds import bid_holds_probability
@@ -69,11 +70,13 @@ def observe_full(t, r, out):
     out[7 + 2 * n] = t[BIDS] / bids
     made = 8 + 2 * n
     last = made + bids
+    for k in range(made, last + bids):
+        out[k] = 0.0
     for w in range((bids + 63) // 64):
         word = t[MADE + w]
-        for b in range(min(64, bids - 64 * w)):
-            out[made + 64 * w + b] = (word >> b) & 1
-            out[last + 64 * w + b] = 0.0
+        while word != 0:  # a round has few bids
+            out[made + 64 * w + lowest_bit(word)] = 1.0
+            word &= word - 1
     if t[LAST] > 0:
         out[last + t[LAST] - 1] = 1.0
 

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ...core.bits import lowest_bit
 from ...core.jit import jit
 from ...core.rng import below, next_u64
 from ...core.state_table import table_field
@@ -339,14 +340,20 @@ def _challenge(s, i, r, p):
 
 @jit
 def write_mask(t, r, out):
-    """out[a] = whether action a is legal (out has length r.num_actions)."""
+    """out[a] = whether action a is legal (out has length r.num_actions): the two legal ranges
+    filled, then the bids already made cleared (few, found from the set bits)."""
     out[0] = t[BIDS] > 0
     fei_start = r.bids[t[LAST], B_FEI_START]
     zhai_start = r.bids[t[LAST], B_ZHAI_START]
     fei_end = FEI_FACES * r.total_dice
     for index in range(r.num_actions - 1):
-        legal = (fei_start <= index < fei_end) or zhai_start <= index
-        out[index + 1] = legal and not (r.forbid_repeat and bid_made(t, index))
+        out[index + 1] = (fei_start <= index < fei_end) | (zhai_start <= index)
+    if r.forbid_repeat:
+        for w in range((r.num_actions + 62) // 64):
+            word = t[MADE + w]
+            while word != 0:
+                out[1 + 64 * w + lowest_bit(word)] = False
+                word &= word - 1
 
 
 @jit

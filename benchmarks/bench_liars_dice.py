@@ -1,0 +1,167 @@
+"""Liar's Dice throughput, side by side with OpenSpiel's liars_dice, as a table.
+
+    python benchmarks/bench_liars_dice.py [--rounds 10000000] [--openspiel-games 20000]
+
+OpenSpiel is a benchmark-only dependency (``pip install open_spiel``, or the ``bench`` extra);
+without it its rows say so. Its liars_dice has one wild face, no 斋/飞 and at most 2 players,
+so the common ground is 2 players x 5 dice with uniform random legal actions: OpenSpiel's
+games are played from Python (one call per action and per die) and by its C++ core
+(``pyspiel.evaluate_bots`` with two uniform random C++ bots); ours are whole rounds through
+``vecgames.simulate`` and env steps at batch 4096 with observations and masks written. Run it
+alone on the machine (2 cores). Each rate is the best of three runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+
+import numba
+import numpy as np
+from numba import prange
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import vecgames  # noqa: E402
+from benchmarks.timing import best_seconds  # noqa: E402
+from vecgames.core.jit import jit  # noqa: E402
+from vecgames.core.rng import below, next_u64, seed_streams  # noqa: E402
+
+BATCH = 4096
+
+
+@jit(parallel=True)
+def sample_mask(mask, rng, out):
+    """A uniform legal action per row of a mask batch (the policy side of the env benchmark)."""
+    for i in prange(mask.shape[0]):
+        n = 0
+        for a in range(mask.shape[1]):
+            n += mask[i, a]
+        k = below(next_u64(rng, i), n)
+        for a in range(mask.shape[1]):
+            if mask[i, a]:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+
+
+class EnvStepper:
+    """A batch env plus a sampler; ``run(k)`` takes k steps and returns the seconds in step()."""
+
+    def __init__(self, observation: str = "full", num_envs: int = BATCH, seed: int = 0):
+        self.env = vecgames.make("liars_dice", num_envs=num_envs, seed=seed,
+                                 observation=observation)
+        self.obs, self.info = self.env.reset()
+        self.actions = np.zeros(num_envs, np.int64)
+        self.rng = np.zeros(num_envs, np.uint64)
+        seed_streams(self.rng, np.uint64(seed + 1), 0)
+        self.run(2)
+
+    def run(self, steps: int) -> float:
+        in_step = 0.0
+        for _ in range(steps):
+            sample_mask(self.info["action_mask"], self.rng, self.actions)
+            t = time.perf_counter()
+            self.env.step(self.actions)
+            in_step += time.perf_counter() - t
+        return in_step
+
+
+def openspiel_python_games(num_games: int, seed: int = 0) -> float | None:
+    """Seconds for random 2-player, 5-dice OpenSpiel games driven from Python, or None."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("liars_dice", {"players": 2, "numdice": 5})
+    rnd = random.Random(seed)
+    start = time.perf_counter()
+    for _ in range(num_games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
+            else:
+                state.apply_action(rnd.choice(state.legal_actions()))
+    return time.perf_counter() - start
+
+
+def openspiel_cpp_games(num_games: int, seed: int = 0) -> float | None:
+    """Seconds for the same games played by OpenSpiel's C++ core with C++ random bots."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("liars_dice", {"players": 2, "numdice": 5})
+    bots = [pyspiel.make_uniform_random_bot(p, seed + p) for p in range(2)]
+    start = time.perf_counter()
+    for g in range(num_games):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed + g)
+    return time.perf_counter() - start
+
+
+def simulate_rounds(rounds: int, threads: int, summary: bool = True) -> float:
+    return best_seconds(lambda: vecgames.simulate("liars_dice", rounds, seed=1,
+                                                  summary=summary, num_threads=threads))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=10_000_000)
+    parser.add_argument("--openspiel-games", type=int, default=20_000)
+    parser.add_argument("--steps", type=int, default=300)
+    args = parser.parse_args()
+
+    rows: list[tuple[str, str, str]] = []
+    py = openspiel_python_games(args.openspiel_games // 4)
+    cpp = openspiel_cpp_games(args.openspiel_games)
+    if py is None or cpp is None:
+        rows.append(("OpenSpiel liars_dice (pip install open_spiel)", "not installed", ""))
+        peer = None
+    else:
+        peer = args.openspiel_games / cpp
+        py_rate = args.openspiel_games / 4 / py
+        rows.append(("OpenSpiel, from Python, random 2-player rounds", f"{py_rate:,.0f} /s",
+                     f"{py_rate / peer:.2f}x"))
+        rows.append(("OpenSpiel C++ core (evaluate_bots), random rounds", f"{peer:,.0f} /s",
+                     "1x"))
+    rows.append(("the seed project (issue 5's figure, not run here)", "about 2,000 /s",
+                 f"{2000 / peer:.3f}x" if peer else ""))
+
+    def ratio(rate: float) -> str:
+        return f"{rate / peer:,.0f}x" if peer else ""
+
+    vecgames.simulate("liars_dice", 1000)
+    vecgames.simulate("liars_dice", 1000, summary=True)
+    steppers = {obs: EnvStepper(obs) for obs in ("full", "seed")}
+    for threads in (1, 2):
+        if threads > numba.config.NUMBA_NUM_THREADS:
+            continue
+        numba.set_num_threads(threads)
+        for summary in (False, True):
+            rounds = args.rounds if summary else args.rounds // 4
+            rate = rounds / simulate_rounds(rounds, threads, summary)
+            kind = "summary" if summary else "per-round DataFrame"
+            rows.append((f"vecgames.simulate, {threads} thread(s), {kind}",
+                         f"{rate / 1e6:,.2f} M rounds/s", ratio(rate)))
+        for obs, stepper in steppers.items():
+            seconds = min(stepper.run(args.steps) for _ in range(3))
+            rows.append((f"env.step, batch {BATCH}, {obs} obs + masks, {threads} thread(s)",
+                         f"{BATCH * args.steps / seconds / 1e6:,.2f} M steps/s", ""))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'workload':<{width}} | {'rate':>18} | vs OpenSpiel C++")
+    print("-" * (width + 40))
+    for name, rate, rel in rows:
+        print(f"{name:<{width}} | {rate:>18} | {rel}")
+
+
+if __name__ == "__main__":
+    main()
