@@ -1,0 +1,345 @@
+"""The Liar's Dice DQN trainer: n-step credit per acting seat (opponent challenges, auto-reset
+boundaries), the masked Double-DQN target, the shaping potential, the evaluation, a tiny run
+and the agent it saves."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import vecgames  # noqa: E402
+from training import liars_dice as ld  # noqa: E402
+from vecgames.policies.liars_dice import env_actions  # noqa: E402
+
+G = 0.5  # a discount that makes hand-worked returns exact in binary
+
+
+def one_env_tracker(n: int = 3, gamma: float = G, envs: int = 1) -> ld.NStepTracker:
+    return ld.NStepTracker(envs, 1, 4, n=n, gamma=gamma)
+
+
+def decide(tr: ld.NStepTracker, env: int, o: float, a: int, phi: float,
+           envs: int = 1) -> ld.Transitions:
+    """The learner acts in env ``env`` only; obs is the single value ``o`` (an id)."""
+    rows = torch.zeros(envs, dtype=torch.bool)
+    rows[env] = True
+    obs = torch.full((envs, 1), o)
+    mask = torch.zeros((envs, 4), dtype=torch.bool)
+    mask[:, int(o) % 4] = True  # a recognisable next mask
+    action = torch.full((envs,), a, dtype=torch.int64)
+    return tr.decide(rows, obs, mask, action, torch.full((envs,), phi))
+
+
+def step(tr: ld.NStepTracker, reward: float | list[float], done: bool | list[bool],
+         envs: int = 1) -> ld.Transitions:
+    r = torch.tensor(reward if isinstance(reward, list) else [reward] * envs)
+    d = torch.tensor(done if isinstance(done, list) else [done] * envs)
+    return tr.after_step(r, d)
+
+
+def rows(t: ld.Transitions) -> list[tuple]:
+    return [(float(t.obs[i, 0]), int(t.action[i]), round(float(t.ret[i]), 6),
+             float(t.next_obs[i, 0]), bool(t.done[i]), float(t.discount[i]), int(t.env[i]))
+            for i in range(len(t))]
+
+
+def test_opponent_challenge_pays_the_learners_last_decision():
+    tr = one_env_tracker()
+    phis = {1: 0.0, 2: 0.3, 3: 0.5, 4: 0.2}
+    emitted = []
+    for k in (1, 2, 3, 4):
+        emitted += rows(decide(tr, 0, k, 10 + k, phis[k]))
+        assert rows(step(tr, 0.0, False)) == []  # the learner's bid
+        if k < 4:
+            assert rows(step(tr, 0.0, False)) == []  # the opponent's bid
+    # R_k = r_k + G * phi_{k+1} - phi_k; the opponent then challenges: r_4 = -1, Phi(end) = 0
+    r1, r2, r3 = G * 0.3 - 0.0, G * 0.5 - 0.3, G * 0.2 - 0.5
+    r4 = -1.0 - 0.2
+    assert emitted == [(1.0, 11, round(r1 + G * r2 + G * G * r3, 6), 4.0, False, G**3, 0)]
+    end = step(tr, -1.0, True)  # the opponent's challenge ends the round
+    assert rows(end) == [
+        (2.0, 12, round(r2 + G * r3 + G * G * r4, 6), 0.0, True, G**3, 0),
+        (3.0, 13, round(r3 + G * r4, 6), 0.0, True, G**2, 0),
+        (4.0, 14, round(r4, 6), 0.0, True, G, 0),
+    ]
+    assert not end.next_mask.any()
+    assert not tr.live.any() and int(tr.count[0]) == 0
+
+
+def test_bootstrapped_transition_carries_the_next_decisions_mask():
+    tr = one_env_tracker(n=1)
+    decide(tr, 0, 1, 5, 0.0)
+    step(tr, 0.0, False)
+    step(tr, 0.0, False)
+    t = decide(tr, 0, 6, 7, 0.0)
+    assert rows(t) == [(1.0, 5, 0.0, 6.0, False, G, 0)]
+    assert t.next_mask[0].tolist() == [False, False, True, False]  # 6 % 4 == 2
+
+
+def test_learner_challenge_ends_the_round_at_its_own_step():
+    tr = one_env_tracker()
+    decide(tr, 0, 1, 3, 0.0)
+    step(tr, 0.0, False)
+    step(tr, 0.0, False)
+    assert rows(decide(tr, 0, 2, 0, 0.4)) == []
+    end = step(tr, 1.0, True)
+    r1, r2 = G * 0.4, 1.0 - 0.4
+    assert rows(end) == [(1.0, 3, round(r1 + G * r2, 6), 0.0, True, G**2, 0),
+                         (2.0, 0, round(r2, 6), 0.0, True, G, 0)]
+
+
+def test_auto_reset_never_links_matches_and_drops_unowned_rewards():
+    tr = one_env_tracker(envs=2)
+    # env 0: one decision, then the opponent's challenge ends the match; with the same-step
+    # auto-reset the learner opens the next match at the very next step.
+    decide(tr, 0, 1, 1, 0.1, envs=2)
+    step(tr, [0.0, 0.0], [False, False], envs=2)
+    # env 1's round ends before the learner acted there: nothing to credit, nothing emitted
+    end = step(tr, [1.0, 1.0], [True, True], envs=2)
+    assert rows(end) == [(1.0, 1, round(1.0 - 0.1, 6), 0.0, True, G, 0)]
+    # the next match: its first decision starts a new chain (no earlier decision gets credit)
+    assert rows(decide(tr, 0, 7, 2, 0.0, envs=2)) == []
+    step(tr, [0.0, 0.0], [False, False], envs=2)
+    assert rows(decide(tr, 1, 8, 3, 0.25, envs=2)) == []  # env 1's learner acts: own chain
+    end = step(tr, [-1.0, 1.0], [True, True], envs=2)
+    assert rows(end) == [(7.0, 2, -1.0, 0.0, True, G, 0),
+                         (8.0, 3, round(1.0 - 0.25, 6), 0.0, True, G, 1)]
+
+
+def reference_transitions(log: list[dict], n: int, gamma: float, env: int) -> list[tuple]:
+    """The n-step transitions of one env straight from the definition, from a step log."""
+    rounds, decisions, reward_since = [], [], 0.0
+    for s in log:
+        if s["learner"][env]:
+            if decisions:
+                decisions[-1]["R"] += reward_since
+            decisions.append({"obs": s["obs"][env], "action": int(s["action"][env]),
+                              "phi": float(s["phi"][env]), "R": 0.0,
+                              "mask": s["mask"][env]})
+            reward_since = 0.0
+        if decisions:
+            reward_since += float(s["reward"][env])
+        if s["done"][env]:
+            if decisions:
+                decisions[-1]["R"] += reward_since
+                rounds.append((decisions, True))
+            decisions, reward_since = [], 0.0
+    if decisions:
+        rounds.append((decisions, False))
+    out = []
+    for ds, ended in rounds:
+        m = len(ds)
+        shaped = []
+        for k, d in enumerate(ds):
+            nxt = gamma * ds[k + 1]["phi"] if k + 1 < m else 0.0
+            shaped.append(d["R"] + nxt - d["phi"])
+        for k, d in enumerate(ds):
+            if k + n < m:
+                ret = sum(gamma**i * shaped[k + i] for i in range(n))
+                out.append((d["obs"].tolist(), d["action"], ret, ds[k + n]["obs"].tolist(),
+                            False, gamma**n, ds[k + n]["mask"].tolist()))
+            elif ended:
+                ret = sum(gamma**i * shaped[i] for i in range(k, m)) / gamma**k
+                out.append((d["obs"].tolist(), d["action"], ret, None, True,
+                            gamma ** (m - k), None))
+    return out
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_tracker_matches_the_definition_on_real_play(n):
+    gamma, b = 0.9, 12
+    env = vecgames.make("liars_dice", num_envs=b, seed=5, observation="seed")
+    obs, info = env.reset()
+    tr = ld.NStepTracker(b, env.obs_dim, env.num_actions, n=n, gamma=gamma)
+    seat = np.arange(b) % 2
+    rng = np.random.default_rng(1)
+    got: list[ld.Transitions] = []
+    log = []
+    decisions, longest = np.zeros(b, np.int64), 0
+    for _ in range(150):
+        learner = info["current_player"] == seat
+        mask = info["action_mask"].copy()
+        # a learner that rarely challenges (long rounds: chains wrap past n) and explores
+        mine = env_actions(env, "heuristic", 0.02)
+        explore = (rng.random(mask.shape) * mask).argmax(1)
+        mine = np.where(rng.random(b) < 0.2, explore, mine)
+        action = np.where(learner, mine, env_actions(env, "heuristic", 0.15))
+        phi = 0.1 * ld.bid_plausibility(env)
+        got.append(tr.decide(torch.from_numpy(learner), torch.from_numpy(obs.copy()),
+                             torch.from_numpy(mask), torch.from_numpy(action),
+                             torch.from_numpy(phi).float()))
+        entry = {"learner": learner, "obs": obs.copy(), "mask": mask, "action": action,
+                 "phi": phi.astype(np.float32)}
+        obs, reward, term, trunc, info = env.step(action)
+        r = reward[np.arange(b), seat].copy()
+        got.append(tr.after_step(torch.from_numpy(r), torch.from_numpy(term | trunc)))
+        log.append({**entry, "reward": r, "done": (term | trunc).copy()})
+        decisions += learner
+        longest = max(longest, int(decisions.max()))
+        decisions[term | trunc] = 0
+    t = ld.Transitions(*(torch.cat([getattr(x, k) for x in got]) for k in ld.Transitions._fields))
+    assert sum(s["done"].sum() for s in log) > 30
+    assert longest > 3  # rounds with more learner decisions than n: ring slots get reused
+    for e in range(b):
+        mine = (t.env == e).nonzero().squeeze(1).tolist()
+        expect = reference_transitions(log, n, gamma, e)
+        assert len(mine) == len(expect) > 0
+        for i, (o, a, ret, nxt, done, disc, nmask) in zip(mine, expect, strict=True):
+            assert t.obs[i].tolist() == o and int(t.action[i]) == a
+            assert float(t.ret[i]) == pytest.approx(ret, abs=1e-5)
+            assert bool(t.done[i]) == done
+            assert float(t.discount[i]) == pytest.approx(disc)
+            if not done:
+                assert t.next_obs[i].tolist() == nxt and t.next_mask[i].tolist() == nmask
+
+
+def test_bid_plausibility_is_the_seed_feature_19():
+    env = vecgames.make("liars_dice", num_envs=64, seed=2, num_players=3, observation="seed")
+    obs, _ = env.reset()
+    for _ in range(40):
+        np.testing.assert_allclose(ld.bid_plausibility(env), obs[:, 19], atol=1e-6)
+        obs, *_ = env.step(env_actions(env, "heuristic", 0.3))
+
+
+class FixedQ(torch.nn.Module):
+    def __init__(self, q):
+        super().__init__()
+        self.q = torch.tensor(q)
+
+    def forward(self, obs):
+        return self.q.expand(obs.shape[0], -1)
+
+
+def test_double_dqn_target_ignores_illegal_actions():
+    online = FixedQ([5.0, 1.0, 9.0, 2.0])  # action 2 looks best but is illegal below
+    target = FixedQ([-3.0, 0.5, 100.0, 7.0])
+    next_mask = torch.tensor([[True, True, False, True], [False, True, False, False],
+                              [False, False, False, False]])
+    ret = torch.tensor([1.0, 1.0, -1.0])
+    y = ld.double_dqn_target(online, target, ret, torch.zeros(3, 2), next_mask,
+                             torch.tensor([0.5, 0.5, 0.5]), torch.tensor([False, False, True]))
+    # row 0: online's legal argmax is 0 (5.0), valued by the target at -3.0 (not max 7.0)
+    # row 1: only action 1 is legal; row 2: done, no bootstrap
+    assert y.tolist() == [1.0 + 0.5 * -3.0, 1.0 + 0.5 * 0.5, -1.0]
+
+
+def test_replay_buffer_wraps_and_samples_what_was_stored():
+    buf = ld.ReplayBuffer(5, 1, 3)
+
+    def batch(values):
+        k = len(values)
+        v = torch.tensor(values, dtype=torch.float32)
+        return ld.Transitions(v.unsqueeze(1), torch.arange(k), v, v.unsqueeze(1),
+                              torch.ones((k, 3), dtype=torch.bool), torch.zeros(k, dtype=bool),
+                              torch.full((k,), 0.9), torch.zeros(k, dtype=torch.int64))
+
+    buf.add(batch([1.0, 2.0, 3.0]))
+    buf.add(batch([4.0, 5.0, 6.0, 7.0]))
+    assert buf.size == 5 and buf.added == 7
+    assert sorted(buf.ret.tolist()) == [3.0, 4.0, 5.0, 6.0, 7.0]
+    s = buf.sample(64, torch.Generator().manual_seed(0))
+    assert set(s["ret"].tolist()) <= {3.0, 4.0, 5.0, 6.0, 7.0}
+    assert torch.equal(s["obs"].squeeze(1), s["ret"])
+
+
+class RandomAgent:
+    """Uniform over the legal actions, with the Agent interface evaluate() uses."""
+
+    num_players = 2
+
+    def __init__(self):
+        self.rng = np.random.default_rng(0)
+
+    def env_options(self):
+        return {"num_players": 2, "dice": 5, "observation": "seed"}
+
+    def act(self, obs, mask):
+        return (self.rng.random(mask.shape) * mask).argmax(1)
+
+
+def test_evaluation_is_fair_for_a_random_agent():
+    even = ld.evaluate(RandomAgent(), "random", games=4000, envs=500, seed=9)
+    assert even["games"] == 4000 and even["fair_share"] == 0.5
+    assert even["ci95_low"] - 0.02 < 0.5 < even["ci95_high"] + 0.02
+    assert even["mean_reward"] == pytest.approx(2 * even["win_rate"] - 1)
+    weak = ld.evaluate(RandomAgent(), "heuristic", games=2000, envs=500, seed=9)
+    assert weak["win_rate"] < 0.1  # random bids are mostly implausible
+
+
+def test_wilson_interval():
+    low, high = ld.wilson(50, 100)
+    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
+    assert ld.wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
+
+
+def test_tiny_run_writes_outputs_and_the_agent_round_trips(tmp_path, capsys):
+    out = tmp_path / "run"
+    assert ld.main(["--envs", "32", "--iterations", "60", "--learning-starts", "64",
+                    "--batch-size", "32", "--hidden", "32", "--eval-games", "64",
+                    "--eval-envs", "32", "--curve-games", "32", "--log-every", "30",
+                    "--checkpoint-every", "30", "--selfplay-start", "0.5",
+                    "--selfplay-refresh", "5", "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert "vs heuristic (threshold 0.5)" in printed and "vs uniform-random-legal" in printed
+    for name in ("config.json", "final.pt", "history.json", "learning_curve.png", "eval.json",
+                 "eval.md", "checkpoints/iter_0000030.pt", "checkpoints/iter_0000060.pt"):
+        assert (out / name).is_file(), name
+    record = json.loads((out / "eval.json").read_text())
+    assert set(record["evals"]) == {"random", "heuristic"}
+    for r in record["evals"].values():
+        assert r["games"] == 64 and r["ci95_low"] <= r["win_rate"] <= r["ci95_high"]
+    assert record["train"]["iterations"] == 60 and record["train"]["updates"] > 0
+    history = json.loads((out / "history.json").read_text())
+    assert [h["iteration"] for h in history] == [30, 60] and history[1]["selfplay"] == 1.0
+
+    agent = ld.load_agent(out / "final.pt")
+    assert (agent.observation, agent.num_players, agent.dice) == ("seed", 2, 5)
+    env = vecgames.make("liars_dice", num_envs=64, seed=11, **agent.env_options())
+    obs, info = env.reset()
+    for _ in range(30):
+        mask = info["action_mask"]
+        actions = agent.act(obs, mask)
+        assert actions.dtype == np.int64 and actions.shape == (64,)
+        assert mask[np.arange(64), actions].all()
+        obs, _, _, _, info = env.step(actions)
+        assert not info["illegal"].any()
+    with pytest.raises(ValueError, match="obs must be"):
+        agent.act(np.zeros((2, 5), np.float32), np.ones((2, env.num_actions), bool))
+
+
+def test_full_observation_and_three_players(tmp_path):
+    out = tmp_path / "full"
+    assert ld.main(["--envs", "24", "--iterations", "20", "--learning-starts", "32",
+                    "--batch-size", "16", "--hidden", "16", "--players", "3",
+                    "--observation", "full", "--eval-games", "30", "--curve-games", "0",
+                    "--log-every", "10", "--checkpoint-every", "0", "--out", str(out),
+                    "--no-progress"]) == 0
+    agent = ld.load_agent(out / "final.pt")
+    assert (agent.observation, agent.num_players) == ("full", 3)
+    env = vecgames.make("liars_dice", num_envs=8, seed=1, **agent.env_options())
+    obs, info = env.reset()
+    assert agent.act(obs, info["action_mask"]).shape == (8,)
+    assert json.loads((out / "eval.json").read_text())["evals"]["random"]["fair_share"] == (
+        pytest.approx(2 / 3))
+
+
+def test_command_line_rejects_bad_options():
+    with pytest.raises(SystemExit):
+        ld.parse_config(["--minute", "3"])  # no abbreviations
+    with pytest.raises(SystemExit, match="--observation"):
+        ld.parse_config(["--observation", "pixels"])
+    with pytest.raises(SystemExit, match="must be in"):
+        ld.parse_config(["--eps-end", "1.5"])
+    cfg = ld.parse_config(["--minutes", "2", "--shaping", "0"])
+    assert cfg.iterations is None and cfg.minutes == 2 and cfg.shaping == 0.0
+
+
+def test_schedules():
+    assert ld.linear(0.0, 0.2, 0.5, 0.5) == pytest.approx(0.2)
+    assert ld.linear(0.25, 0.2, 0.5, 0.5) == pytest.approx(0.35)
+    assert ld.linear(0.9, 0.2, 0.5, 0.5) == pytest.approx(0.5)
+    assert ld.linear(0.3, 1.0, 0.1, 0.0) == pytest.approx(0.1)
