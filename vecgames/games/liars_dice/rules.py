@@ -202,7 +202,7 @@ def _scaled_high(x, n):
     return np.int64((((x >> _S32) * n) + (((x & _LOW32) * n) >> _S32)) >> _S32)
 
 
-@jit
+@jit(inline=True)
 def start_round(s, i, r, first):
     """Roll every seat's dice and open a round with seat ``first`` to bid.
 
@@ -316,7 +316,7 @@ def play_legal(s, i, a, r):
     return _challenge(s, i, r, p)
 
 
-@jit
+@jit(inline=True)
 def _challenge(s, i, r, p):
     """Seat p challenges the last bid: reveal, score, and roll the next round if any."""
     t = s.table[i]
@@ -356,7 +356,7 @@ def write_mask(t, r, out):
                 word &= word - 1
 
 
-@jit
+@jit(inline=True)
 def random_legal(s, i, r):
     """A uniformly drawn legal action (the challenge counts as one action)."""
     t = s.table[i]
