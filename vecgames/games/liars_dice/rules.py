@@ -239,13 +239,12 @@ def start_round(s, i, r, first):
         t[MADE + w] = 0
 
 
-@jit
+@jit(inline=True)
 def reset_match(s, i, r):
     """A new match in env i: penalties cleared, a random opener, the first round rolled."""
     t = s.table[i]
-    for p in range(MAX_PLAYERS):
+    for p in range(r.num_players):
         t[PENALTY + p] = 0
-        t[DICE + p] = 0
     t[ROUND] = 0
     start_round(s, i, r, below(next_u64(s.rng, i), r.num_players))
 
