@@ -33,9 +33,21 @@ def mix64(z):
 
 
 @jit
+def seed_key(seed):
+    """The part of every stream start that depends on the seed alone (hoist it out of loops)."""
+    return mix64(seed ^ GOLDEN)
+
+
+@jit
+def keyed_start(key, index):
+    """``stream_start(seed, index)`` given ``key = seed_key(seed)``."""
+    return mix64(key + np.uint64(index) * _M2)
+
+
+@jit
 def stream_start(seed, index):
     """Starting state of stream ``index`` (int64 >= 0) under ``seed`` (uint64)."""
-    return mix64(mix64(seed ^ GOLDEN) + np.uint64(index) * _M2)
+    return keyed_start(seed_key(seed), index)
 
 
 @jit

@@ -16,7 +16,7 @@ import pandas as pd
 from numba import prange
 
 from ...core.jit import jit
-from ...core.rng import check_seed, seed_stream
+from ...core.rng import check_seed, keyed_start, seed_key
 from ...core.validation import check_bool, check_int
 from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
 from .bids import MODE_NAMES, bid_count, bid_face, bid_mode
@@ -85,9 +85,10 @@ def _play_run(s, slot, r, seat_policy, threshold, seed, first_game, lo, hi, rows
     for q in range(r.num_players):
         fast_random &= seat_policy[q] == policies.RANDOM
     t = s.table[slot]
+    key = seed_key(seed)
     rounds = bids_sum = bids_sq = bid_false = opener_lost = truncated = 0
     for g in range(lo, hi):
-        seed_stream(s.rng, slot, seed, first_game + g)
+        s.rng[slot] = keyed_start(key, first_game + g)  # (not in a prange body: kept)
         reset_match(s, slot, r)
         opener = t[FIRST]
         base = g * r.num_rounds
