@@ -476,3 +476,18 @@ def test_last_round_survives_the_match_reset():
     assert last["dice"] == dice and last["actual"] == ones
     assert last["challenger"] == 1 - opener and last["bid"] == ("zhai", 3, 1)
     assert last["loser"] == (last["challenger"] if ones >= 3 else opener)
+
+
+def test_cli_simulate(capsys, tmp_path):
+    from vecgames.cli import main
+
+    csv = tmp_path / "rounds.csv"
+    assert main(["simulate", "liars_dice", "--games", "2000", "--rounds", "2", "--dice", "3",
+                 "--policy", "heuristic,random", "--csv", str(csv)]) == 0
+    out = capsys.readouterr().out
+    assert "2,000 matches, 2 players" in out and "4,000 rounds" in out
+    assert len(pd.read_csv(csv)) == 4000
+    assert main(["simulate", "liars_dice", "--games", "2000", "--summary"]) == 0
+    assert "rounds_lost" in capsys.readouterr().out
+    assert main(["simulate", "liars_dice", "--games", "10", "--dice", "1"]) == 2
+    assert "argument --dice" in capsys.readouterr().err

@@ -41,6 +41,8 @@ RULE_FLAGS: dict[str, str] = {
     "--stack": "stack",
     "--small-blind": "small_blind",
     "--big-blind": "big_blind",
+    "--dice": "dice",
+    "--rounds": "num_rounds",
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
@@ -122,7 +124,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="random",
                    help="policy name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
-                        "check, strength)")
+                        "check, strength; liars_dice: random, heuristic)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--summary", action="store_true",
@@ -140,6 +142,8 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--stack", type=int, help="holdem: chips per seat at every hand (100)")
     rules.add_argument("--small-blind", type=int, help="holdem: small blind (1)")
     rules.add_argument("--big-blind", type=int, help="holdem: big blind (2)")
+    rules.add_argument("--dice", type=int, help="liars_dice: dice per player (5)")
+    rules.add_argument("--rounds", type=int, help="liars_dice: rounds per match (1)")
 
 
 # ---------------------------------------------------------------- simulate
@@ -225,6 +229,32 @@ def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
           f"kernel load/compile {startup:.2f} s")
 
 
+def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
+                              elapsed: float) -> None:
+    if args.summary:
+        seats = df[["seat", "rounds_lost", "loss_rate", "mean_penalty"]]
+        rounds, mean_bids = df.attrs["rounds"], df.attrs["mean_bids"]
+        caught = df.attrs["bid_false_rate"]
+    else:
+        played = df[df["end"] == "challenge"]
+        rounds, mean_bids = len(played), played["bids"].mean()
+        caught = (played["loser"] != played["challenger"]).mean()
+        lost = played["loser"].value_counts().reindex(range(df.attrs["rules"]["num_players"]),
+                                                      fill_value=0)
+        seats = lost.rename("rounds_lost").rename_axis("seat").reset_index()
+        seats["loss_rate"] = seats["rounds_lost"] / max(rounds, 1)
+        seats["mean_penalty"] = seats["rounds_lost"] / args.games
+    print(f"{args.game}: {args.games:,} matches, {len(seats)} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(seats.to_string(index=False, formatters={
+        "loss_rate": "{:.4f}".format, "mean_penalty": "{:.4f}".format}))
+    print(f"{rounds:,} rounds, {mean_bids:.2f} bids per round, challenges that caught a false "
+          f"bid {100 * caught:.1f}%")
+    print(f"simulated {args.games:,} matches in {elapsed:.2f} s "
+          f"({args.games / max(elapsed, 1e-9):,.0f} matches/s); "
+          f"kernel load/compile {startup:.2f} s")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
@@ -249,6 +279,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CLIError(_flagged(exc)) from None
     if args.game == "zhajinhua":
         _print_summary(args, df, t1 - t0, elapsed)
+    elif args.game == "liars_dice":
+        _print_liars_dice_summary(args, df, t1 - t0, elapsed)
     else:
         _print_generic_summary(args, df, t1 - t0, elapsed)
     if args.csv:
