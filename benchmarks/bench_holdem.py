@@ -20,17 +20,12 @@ import time
 import warnings
 
 import numba
-import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
+from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
 from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
-from benchmarks.zhajinhua_workloads import sample_legal  # noqa: E402
-from vecgames.core.rng import seed_streams  # noqa: E402
-
-BATCH = 4096
-
 
 
 def pokerkit_hands(num_hands: int, seed: int = 0) -> float:
@@ -79,21 +74,6 @@ def rlcard_hands(num_hands: int, seed: int = 0) -> float | None:
     return time.perf_counter() - start
 
 
-def env_steps(steps: int) -> float:
-    env = vecgames.make("holdem", num_envs=BATCH, num_players=6, seed=0)
-    obs, info = env.reset()
-    actions = np.zeros(BATCH, np.int64)
-    rng = np.zeros(BATCH, np.uint64)
-    seed_streams(rng, np.uint64(1), 0)
-    in_step = 0.0
-    for _ in range(steps):
-        sample_legal(info["action_mask"], rng, actions)
-        t = time.perf_counter()
-        obs, reward, terminated, truncated, info = env.step(actions)
-        in_step += time.perf_counter() - t
-    return in_step
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2_000_000)
@@ -116,7 +96,7 @@ def main() -> None:
                  "about 18,000 games/s", f"{18_000 / pk_rate:,.0f}x"))
     vecgames.simulate("holdem", 1000)
     vecgames.simulate("holdem", 1000, summary=True)
-    env_steps(2)
+    stepper = EnvStepper("holdem", BATCH, num_players=6)
     for threads in (1, 2):
         numba.set_num_threads(threads)
         for summary in (False, True):
@@ -126,7 +106,7 @@ def main() -> None:
             kind = "summary" if summary else "per-hand rows"
             rows.append((f"vecgames.simulate ({kind}), random 6-player hands, {threads} "
                          f"thread(s)", f"{rate / 1e6:.2f} M hands/s", f"{rate / pk_rate:,.0f}x"))
-        seconds = min(env_steps(args.steps) for _ in range(REPEATS))
+        seconds = min(stepper.run(args.steps) for _ in range(REPEATS))
         rate = args.steps * BATCH / seconds
         rows.append((f"HoldemEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",
                      f"{rate / 1e6:.2f} M steps/s", ""))

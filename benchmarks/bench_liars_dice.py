@@ -20,55 +20,12 @@ import sys
 import time
 
 import numba
-import numpy as np
-from numba import prange
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
+from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
 from benchmarks.timing import best_seconds  # noqa: E402
-from vecgames.core.jit import jit  # noqa: E402
-from vecgames.core.rng import below, next_u64, seed_streams  # noqa: E402
-
-BATCH = 4096
-
-
-@jit(parallel=True)
-def sample_mask(mask, rng, out):
-    """A uniform legal action per row of a mask batch (the policy side of the env benchmark)."""
-    for i in prange(mask.shape[0]):
-        n = 0
-        for a in range(mask.shape[1]):
-            n += mask[i, a]
-        k = below(next_u64(rng, i), n)
-        for a in range(mask.shape[1]):
-            if mask[i, a]:
-                if k == 0:
-                    out[i] = a
-                    break
-                k -= 1
-
-
-class EnvStepper:
-    """A batch env plus a sampler; ``run(k)`` takes k steps and returns the seconds in step()."""
-
-    def __init__(self, observation: str = "full", num_envs: int = BATCH, seed: int = 0):
-        self.env = vecgames.make("liars_dice", num_envs=num_envs, seed=seed,
-                                 observation=observation)
-        self.obs, self.info = self.env.reset()
-        self.actions = np.zeros(num_envs, np.int64)
-        self.rng = np.zeros(num_envs, np.uint64)
-        seed_streams(self.rng, np.uint64(seed + 1), 0)
-        self.run(2)
-
-    def run(self, steps: int) -> float:
-        in_step = 0.0
-        for _ in range(steps):
-            sample_mask(self.info["action_mask"], self.rng, self.actions)
-            t = time.perf_counter()
-            self.env.step(self.actions)
-            in_step += time.perf_counter() - t
-        return in_step
 
 
 def openspiel_python_games(num_games: int, seed: int = 0) -> float | None:
@@ -139,7 +96,7 @@ def main() -> None:
 
     vecgames.simulate("liars_dice", 1000)
     vecgames.simulate("liars_dice", 1000, summary=True)
-    steppers = {obs: EnvStepper(obs) for obs in ("full", "seed")}
+    steppers = {obs: EnvStepper("liars_dice", observation=obs) for obs in ("full", "seed")}
     for threads in (1, 2):
         if threads > numba.config.NUMBA_NUM_THREADS:
             continue

@@ -20,9 +20,9 @@ import vecgames  # noqa: E402
 from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
 from benchmarks.zhajinhua_workloads import (  # noqa: E402
     BATCH,
-    EnvStepper,
     compile_times,
     pure_python_games,
+    zhajinhua_stepper,
 )
 
 
@@ -43,7 +43,7 @@ def main() -> None:
 
     vecgames.simulate("zhajinhua", 1000)
     vecgames.simulate("zhajinhua", 1000, summary=True)
-    stepper = EnvStepper(BATCH)
+    stepper = zhajinhua_stepper(BATCH)
     for threads in (1, 2):
         numba.set_num_threads(threads)
         for summary in (False, True):

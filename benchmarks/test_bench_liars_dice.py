@@ -7,12 +7,13 @@ import numba
 import pytest
 
 import vecgames
-from benchmarks.bench_liars_dice import EnvStepper, openspiel_cpp_games, openspiel_python_games
+from benchmarks.bench_liars_dice import openspiel_cpp_games, openspiel_python_games
+from benchmarks.env_stepper import EnvStepper
 
 
 @pytest.fixture(scope="module", params=["full", "seed"])
 def stepper(request):
-    return EnvStepper(request.param, num_envs=4096)
+    return EnvStepper("liars_dice", observation=request.param)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

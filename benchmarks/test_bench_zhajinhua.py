@@ -7,12 +7,12 @@ import numba
 import pytest
 
 import vecgames
-from benchmarks.zhajinhua_workloads import EnvStepper, pure_python_games
+from benchmarks.zhajinhua_workloads import pure_python_games, zhajinhua_stepper
 
 
 @pytest.fixture(scope="module")
 def stepper():
-    return EnvStepper(num_envs=4096)
+    return zhajinhua_stepper(num_envs=4096)
 
 
 @pytest.mark.parametrize("threads", [1, 2])

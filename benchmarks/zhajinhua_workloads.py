@@ -8,47 +8,12 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-from numba import prange
-
-import vecgames
-from vecgames.core.bits import pick_set_bit
-from vecgames.core.jit import jit
-from vecgames.core.rng import next_u64, seed_streams
-
-BATCH = 4096
-_ACTIONS = np.arange(15)
+from benchmarks.env_stepper import BATCH, EnvStepper
 
 
-@jit(parallel=True)
-def sample_legal(mask, rng, out):
-    """Uniform legal actions from a mask batch (the policy side of an env-step benchmark)."""
-    for i in prange(mask.shape[0]):
-        bits = 0
-        for a in range(mask.shape[1]):
-            bits |= np.int64(mask[i, a]) << a
-        out[i] = pick_set_bit(bits, next_u64(rng, i))
-
-
-class EnvStepper:
-    """A batch env plus a sampler; ``run(k)`` takes k steps and returns the seconds in step()."""
-
-    def __init__(self, num_envs: int = BATCH, seed: int = 0):
-        self.env = vecgames.make("zhajinhua", num_envs=num_envs, seed=seed)
-        self.obs, self.info = self.env.reset()
-        self.actions = np.zeros(num_envs, np.int64)
-        self.rng = np.zeros(num_envs, np.uint64)
-        seed_streams(self.rng, np.uint64(seed + 1), 0)
-        self.run(2)
-
-    def run(self, steps: int) -> float:
-        in_step = 0.0
-        for _ in range(steps):
-            sample_legal(self.info["action_mask"], self.rng, self.actions)
-            t = time.perf_counter()
-            self.env.step(self.actions)
-            in_step += time.perf_counter() - t
-        return in_step
+def zhajinhua_stepper(num_envs: int = BATCH, seed: int = 0) -> EnvStepper:
+    """Six-player Zha Jin Hua tables stepped with uniform legal actions."""
+    return EnvStepper("zhajinhua", num_envs, seed)
 
 
 def pure_python_games(num_games: int, seed: int = 0) -> float:

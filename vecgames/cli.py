@@ -159,10 +159,11 @@ def _policy(text: str) -> str | list[str]:
     return names[0] if len(names) == 1 else names
 
 
-def _flagged(exc: Exception) -> str:
-    """The library's message, prefixed with the CLI flag of the argument it names."""
+def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
+    """The library's message, prefixed with the CLI flag of the argument it names
+    (``flag_of_arg``: library argument -> flag; default this command's)."""
     msg = str(exc)
-    for arg, flag in FLAG_OF_ARG.items():
+    for arg, flag in (FLAG_OF_ARG if flag_of_arg is None else flag_of_arg).items():
         if msg.startswith(arg + " "):
             return f"argument {flag}: {msg}"
     return msg
@@ -276,7 +277,7 @@ def _simulate(args: argparse.Namespace) -> int:
         df = simulate(args.game, args.games, **kwargs)
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
-        raise CLIError(_flagged(exc)) from None
+        raise CLIError(flagged(exc)) from None
     if args.game == "zhajinhua":
         _print_summary(args, df, t1 - t0, elapsed)
     elif args.game == "liars_dice":

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cli import TRAIN_HINT
+from ..cli import TRAIN_HINT, flagged
 from ..core.registry import make
 from ..core.rng import check_seed
 from ..core.validation import check_int
@@ -519,14 +519,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _flagged(exc: Exception) -> str:
-    msg = str(exc)
-    for arg, flag in FLAG_OF_ARG.items():
-        if msg.startswith(arg + " "):
-            return f"argument {flag}: {msg}"
-    return msg
-
-
 def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
          print_fn: Callable[[str], Any] = print) -> int:
     """Run ``vecgames play liars-dice``; returns the exit code (0 played or quit, 1 failure,
@@ -545,7 +537,7 @@ def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return exc.code
     except (ValueError, TypeError) as exc:
-        print(f"{PROG}: error: {_flagged(exc)}", file=sys.stderr)
+        print(f"{PROG}: error: {flagged(exc, FLAG_OF_ARG)}", file=sys.stderr)
         return 2
     try:
         game.run()
