@@ -49,6 +49,8 @@ from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
 from vecgames.policies.liars_dice import env_actions
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
+from .zhajinhua import start_run
+
 torch = import_torch()
 nn = torch.nn
 F = torch.nn.functional
@@ -590,15 +592,7 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
 
 
 def _train(cfg: Config, command: str) -> dict[str, Any]:
-    device = resolve_device(cfg.device)
-    if cfg.torch_threads > 0:
-        # the env kernels have their own threads; torch's pool spinning beside them is slow
-        torch.set_num_threads(cfg.torch_threads)
-    torch.manual_seed(cfg.seed)
-    gen = torch.Generator(device=device).manual_seed(cfg.seed)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    device, gen, out = start_run(cfg)
 
     env = vecgames.make(GAME, num_envs=cfg.envs, seed=cfg.seed, **cfg.env_options())
     bridge = TorchBridge(env, device)

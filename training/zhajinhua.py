@@ -446,11 +446,13 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 
 
 # -- driver --------------------------------------------------------------------------------
-def train(cfg: Config, command: str = "") -> dict[str, Any]:
-    """Train, checkpoint, plot, evaluate; returns the evaluation record."""
+def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path]:
+    """What every trainer does first: the device, torch's threads and seeds, a seeded
+    generator, the output folder and its config.json (``cfg``: a dataclass with ``device``,
+    ``torch_threads``, ``seed`` and ``out``)."""
     device = resolve_device(cfg.device)
     if cfg.torch_threads > 0:
-        # The env kernels already use every core; torch's OpenMP pool spinning beside them
+        # The env kernels have threads of their own; torch's OpenMP pool spinning beside them
         # made a forward pass ~50x slower on a 2-core machine.
         torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
@@ -458,6 +460,12 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
+    return device, gen, out
+
+
+def train(cfg: Config, command: str = "") -> dict[str, Any]:
+    """Train, checkpoint, plot, evaluate; returns the evaluation record."""
+    device, gen, out = start_run(cfg)
     collector = Collector(cfg, device, gen)
     net = PolicyNet(collector.env.obs_dim, collector.env.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
