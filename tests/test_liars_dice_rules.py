@@ -491,3 +491,20 @@ def test_cli_simulate(capsys, tmp_path):
     assert "rounds_lost" in capsys.readouterr().out
     assert main(["simulate", "liars_dice", "--games", "10", "--dice", "1"]) == 2
     assert "argument --dice" in capsys.readouterr().err
+
+
+def test_random_policy_is_uniform_over_the_legal_actions():
+    cycle = [bid_to_action(b, 2) for b in (("fei", 4, 5), ("zhai", 2, 3), ("fei", 4, 2))]
+    env = vecgames.make("liars_dice", num_envs=60000, seed=21)
+    env.reset()
+    for a in cycle:
+        _, _, _, _, info = env.step(np.full(60000, a))
+    legal = np.flatnonzero(info["action_mask"][0])
+    assert (info["action_mask"] == info["action_mask"][0]).all()
+    assert cycle[0] not in legal and 0 in legal  # 飞 4x5 was made: a repeat
+    picks = env_actions(env, "random")
+    assert np.isin(picks, legal).all()
+    counts = np.bincount(picks, minlength=env.num_actions)[legal]
+    expected = 60000 / len(legal)
+    chi2 = ((counts - expected) ** 2 / expected).sum()
+    assert chi2 < len(legal) + 5 * np.sqrt(2 * len(legal))  # about 5 sigma

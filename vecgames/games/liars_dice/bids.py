@@ -84,15 +84,29 @@ def legal_starts(last, num_players, total_dice):
 
 # Columns of the per-action table the kernels read instead of dividing (``bid_table``).
 B_FEI_START, B_ZHAI_START, B_COUNT, B_FACE, B_MODE = range(5)
+# ... and what a uniform pick after bid a needs, so that its chain (last bid -> loads -> draw
+# -> next bid) has no arithmetic on the way: the 飞 bids in range, the bids in range, the
+# choices (bids + the challenge, if a bid was made) and the step from the k-th bid's 飞 index
+# to its 斋 index once k passes the 飞 range.
+B_FEI_N, B_BID_N, B_CHOICES, B_ZHAI_STEP = range(5, 9)
+BID_TABLE_COLUMNS = 9
 
 
 def bid_table(num_players: int, total_dice: int) -> np.ndarray:
-    """int64 ``[num_actions, 5]``: for action a, the legal bid starts after bid a (row 0: the
-    round's first bid), then a's count, face and mode (0 in row 0)."""
+    """int64 ``[num_actions, BID_TABLE_COLUMNS]``: for action a, the legal bid starts after bid
+    a (row 0: the round's first bid), a's count, face and mode (0 in row 0), and the pick
+    columns above (repeats not excluded: they are redrawn)."""
     actions = 1 + (FEI_FACES + ZHAI_FACES) * total_dice
-    table = np.zeros((actions, 5), np.int64)
+    fei_end = FEI_FACES * total_dice
+    table = np.zeros((actions, BID_TABLE_COLUMNS), np.int64)
     for a in range(actions):
-        table[a, B_FEI_START], table[a, B_ZHAI_START] = legal_starts(a, num_players, total_dice)
+        fei_start, zhai_start = legal_starts(a, num_players, total_dice)
+        table[a, B_FEI_START], table[a, B_ZHAI_START] = fei_start, zhai_start
+        fei_n = fei_end - fei_start
+        bid_n = fei_n + actions - 1 - zhai_start
+        table[a, B_FEI_N], table[a, B_BID_N] = fei_n, bid_n
+        table[a, B_CHOICES] = bid_n + (a > 0)
+        table[a, B_ZHAI_STEP] = zhai_start - fei_start - fei_n
         if a:
             table[a, B_COUNT] = bid_count(a - 1, total_dice)
             table[a, B_FACE] = bid_face(a - 1, total_dice)

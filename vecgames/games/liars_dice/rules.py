@@ -20,11 +20,15 @@ from ...core.rng import below, next_u64
 from ...core.state_table import table_field
 from ...core.validation import check_bool, check_choice, check_int, check_options
 from .bids import (
+    B_BID_N,
+    B_CHOICES,
     B_COUNT,
     B_FACE,
+    B_FEI_N,
     B_FEI_START,
     B_MODE,
     B_ZHAI_START,
+    B_ZHAI_STEP,
     FEI,
     FEI_FACES,
     ZHAI_FACES,
@@ -359,17 +363,13 @@ def write_mask(t, r, out):
 def random_legal(s, i, r):
     """A uniformly drawn legal action (the challenge counts as one action)."""
     t = s.table[i]
-    last = t[LAST]
-    fei_start = r.bids[last, B_FEI_START]
-    zhai_start = r.bids[last, B_ZHAI_START]
-    fei_n = FEI_FACES * r.total_dice - fei_start
-    bid_n = fei_n + r.num_actions - 1 - zhai_start
+    row = r.bids[t[LAST]]
     while True:  # redraw a repeated bid: uniform over the legal ones
-        k = below(next_u64(s.rng, i), bid_n + (last > 0))
-        if k >= bid_n:
+        k = below(next_u64(s.rng, i), row[B_CHOICES])
+        if k >= row[B_BID_N]:
             return 0
-        # k-th of the two ranges, without a branch (which one is a coin flip)
-        index = fei_start + k + (k >= fei_n) * (zhai_start - fei_start - fei_n)
+        # the k-th bid of the two ranges, without a branch (which one is a coin flip)
+        index = row[B_FEI_START] + k + (k >= row[B_FEI_N]) * row[B_ZHAI_STEP]
         if not (r.forbid_repeat and bid_made(t, index)):
             return index + 1
 
