@@ -508,3 +508,19 @@ def test_random_policy_is_uniform_over_the_legal_actions():
     expected = 60000 / len(legal)
     chi2 = ((counts - expected) ** 2 / expected).sum()
     assert chi2 < len(legal) + 5 * np.sqrt(2 * len(legal))  # about 5 sigma
+
+
+def test_reset_starts_new_matches_and_reseeds():
+    env = vecgames.make("liars_dice", num_envs=64, num_rounds=5, seed=3)
+    obs0, info = env.reset()
+    obs0 = obs0.copy()
+    rolls = field(env.state, "dice").copy()
+    for _ in range(40):
+        env.step(env_actions(env, "random"))
+    assert info["penalty_points"].any()
+    obs, info = env.reset()
+    assert not info["penalty_points"].any() and not field(env.state, "round").any()
+    assert not (field(env.state, "dice") == rolls).all()  # the streams moved on
+    obs, _ = env.reset(seed=3)
+    np.testing.assert_array_equal(obs, obs0)
+    np.testing.assert_array_equal(field(env.state, "dice"), rolls)

@@ -45,10 +45,17 @@ def _publish(s, i, r, observation, obs, mask, current, penalty):
         penalty[i, q] = t[PENALTY + q]
 
 
+@jit
+def _reset_one(s, i, r):
+    """``reset_match`` as a call: it is inlined at IR level, and Numba's parfor pass can lose
+    a direct store to a NamedTuple's array inside a ``prange`` body."""
+    reset_match(s, i, r)
+
+
 @jit(parallel=True)
 def _reset_kernel(s, r, observation, obs, mask, current, penalty):
     for i in prange(s.rng.shape[0]):
-        reset_match(s, i, r)
+        _reset_one(s, i, r)
         _publish(s, i, r, observation, obs, mask, current, penalty)
 
 
