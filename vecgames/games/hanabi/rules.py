@@ -1,0 +1,363 @@
+"""Hanabi (RULES.md §4, the current JaxMARL rules): options, the batch state and the kernels.
+
+``step_one(state, i, action, rules)`` is the single implementation of the rules: the VecEnv
+kernel, ``simulate`` and the policies all go through it and ``legal_bits``.
+
+Cards are type ids ``5 * colour + rank`` (colour 0..4 = R, Y, G, W, B; rank 0..4 = 1..5).
+Actions for P players with hand size H (A = 2H + 10(P-1) + 1 ids):
+
+- ``[0, H)``: discard slot i; ``[H, 2H)``: play slot i;
+- ``2H + 5(k-1) + c``: hint colour c to the k-th player after the actor (k = 1..P-1);
+- ``2H + 5(P-1) + 5(k-1) + r``: hint rank r to the k-th player after the actor;
+- ``A - 1``: the no-op (the only legal action of the players not to act; illegal for the
+  player to act).
+
+Card knowledge is kept as what is still possible: 5 colour bits and 5 rank bits per slot (a
+hint keeps or removes a colour or a rank, so knowledge is always a product set), plus the
+revealed colour and rank (one-hot bits) for the observation.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ...core.bits import pick_set_bit
+from ...core.deal import deal_prefix
+from ...core.jit import jit
+from ...core.rng import below, next_u64
+from ...core.state_table import table_field
+from ...core.validation import check_bool, check_int, check_options
+
+NUM_COLORS = 5
+NUM_RANKS = 5
+NUM_TYPES = NUM_COLORS * NUM_RANKS
+COPIES = (3, 2, 2, 2, 1)  # of each rank, per colour
+DECK_SIZE = NUM_COLORS * sum(COPIES)  # 50
+MAX_INFO = 8
+MAX_LIFE = 3
+MAX_PLAYERS = 5
+MAX_HAND = 5
+COLOR_NAMES = "RYGWB"
+ALL_KNOWN = (1 << 10) - 1  # every colour and every rank still possible
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "num_players": 2,
+    "random_start": False,
+}
+
+
+class Rules(NamedTuple):
+    """Rule options and derived sizes as plain ints, the form the kernels take."""
+
+    num_players: int
+    hand_size: int
+    random_start: int
+    num_actions: int
+    color_hints: int  # first colour-hint id: 2H
+    rank_hints: int  # first rank-hint id: 2H + 5(P-1)
+    noop: int  # A - 1
+
+
+def make_rules(**options: Any) -> Rules:
+    """Validate rule options (RULES.md §4) and fill in the defaults."""
+    check_options(options, DEFAULT_OPTIONS, "hanabi")
+    o = {**DEFAULT_OPTIONS, **options}
+    players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    hand = 5 if players <= 3 else 4
+    actions = 2 * hand + 10 * (players - 1) + 1
+    return Rules(num_players=players, hand_size=hand,
+                 random_start=int(check_bool(o["random_start"], "random_start")),
+                 num_actions=actions, color_hints=2 * hand,
+                 rank_hints=2 * hand + 5 * (players - 1), noop=actions - 1)
+
+
+def rules_to_options(rules: Rules) -> dict[str, Any]:
+    return {"num_players": rules.num_players, "random_start": bool(rules.random_start)}
+
+
+def _deck_types() -> np.ndarray:
+    """The 50 physical cards as type ids, in a fixed order (colour, then rank)."""
+    return np.array([5 * c + r for c in range(NUM_COLORS) for r in range(NUM_RANKS)
+                     for _ in range(COPIES[r])], np.int8)
+
+
+CARD_TYPE = _deck_types()
+TYPE_COPIES = np.array([COPIES[t % 5] for t in range(NUM_TYPES)], np.int64)
+
+# Columns of ``State.table`` (int64), one row per env.
+PLAYER = 0  # seat to act
+INFO = 1  # information tokens
+LIFE = 2  # life tokens
+DEALT = 3  # cards drawn from the deck so far
+FINAL = 4  # turns left once the deck ran out (-1 before)
+TERMINAL = 5  # 1 once the game is over
+SCORE = 6  # total firework height
+TURN = 7  # turns taken
+FIRE = 8  # per colour: firework height 0..5
+DISCARDS = FIRE + NUM_COLORS  # per type: copies discarded (a failed play included)
+# The last move, for the observations: actor, action id, the card a play/discard moved (or
+# -1), whether a play succeeded, whether it gave an information token, the slots a hint
+# touched (bitmask over the target's slots), -1 actor before any move.
+LAST_ACTOR = DISCARDS + NUM_TYPES
+LAST_ACTION = LAST_ACTOR + 1
+LAST_CARD = LAST_ACTOR + 2
+LAST_SCORED = LAST_ACTOR + 3
+LAST_TOKEN = LAST_ACTOR + 4
+LAST_TOUCHED = LAST_ACTOR + 5
+HAND = LAST_ACTOR + 6  # per seat and slot (seat * MAX_HAND + slot): card type, -1 empty
+KNOW = HAND + MAX_PLAYERS * MAX_HAND  # colours still possible (bits 0-4), ranks (bits 5-9)
+REVEALED = KNOW + MAX_PLAYERS * MAX_HAND  # hinted colour (one-hot bits 0-4), rank (5-9)
+NUM_FIELDS = REVEALED + MAX_PLAYERS * MAX_HAND
+SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score", "turn")
+SEAT_FIELDS = {"fireworks": FIRE, "discards": DISCARDS}
+
+
+class State(NamedTuple):
+    """A batch of tables, leading axis = env: ``table[i]`` holds env i's fields (columns
+    above), ``deck[i]`` its shuffled deck of type ids (drawn from the front), ``rng[i]`` its
+    random stream."""
+
+    table: np.ndarray  # int64 [B, NUM_FIELDS]
+    deck: np.ndarray  # int8 [B, 50]
+    rng: np.ndarray  # uint64 [B]
+
+
+def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
+    return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
+                 deck=np.zeros((num_envs, DECK_SIZE), np.int8),
+                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
+
+
+def field(state: State, name: str) -> np.ndarray:
+    """Named views: scalars ``[B]``; ``fireworks`` ``[B, 5]``; ``discards`` ``[B, 25]``."""
+    if name == "discards":
+        return state.table[:, DISCARDS:DISCARDS + NUM_TYPES]
+    return table_field(state.table, name, SCALAR_FIELDS, {"fireworks": FIRE}, NUM_COLORS)
+
+
+def hands(state: State) -> np.ndarray:
+    """``[B, 5 seats, 5 slots]`` card types (-1: empty slot or seat not in play)."""
+    return state.table[:, HAND:HAND + MAX_PLAYERS * MAX_HAND].reshape(-1, MAX_PLAYERS,
+                                                                      MAX_HAND)
+
+
+def knowledge(state: State) -> np.ndarray:
+    """``[B, 5, 5]`` per seat and slot: colour bits 0-4 and rank bits 5-9 still possible."""
+    return state.table[:, KNOW:KNOW + MAX_PLAYERS * MAX_HAND].reshape(-1, MAX_PLAYERS, MAX_HAND)
+
+
+def revealed(state: State) -> np.ndarray:
+    """``[B, 5, 5]``: the hinted colour (one-hot bits 0-4) and rank (bits 5-9) of each card."""
+    return state.table[:, REVEALED:REVEALED + MAX_PLAYERS * MAX_HAND].reshape(
+        -1, MAX_PLAYERS, MAX_HAND)
+
+
+# ---------------------------------------------------------------- dealing
+
+
+@jit
+def _begin(s, i, r):
+    """Deal the hands from ``s.deck[i]`` (type ids, drawn from the front) and set the table
+    for the first move: player 0 unless ``random_start``."""
+    t = s.table[i]
+    d = s.deck[i]
+    n, h = r.num_players, r.hand_size
+    for k in range(MAX_PLAYERS * MAX_HAND):
+        t[HAND + k] = -1
+        t[KNOW + k] = 0
+        t[REVEALED + k] = 0
+    for p in range(n):  # seat p gets the p-th block of h cards
+        for slot in range(h):
+            t[HAND + p * MAX_HAND + slot] = d[p * h + slot]
+            t[KNOW + p * MAX_HAND + slot] = ALL_KNOWN
+    for c in range(NUM_COLORS):
+        t[FIRE + c] = 0
+    for k in range(NUM_TYPES):
+        t[DISCARDS + k] = 0
+    t[DEALT] = n * h
+    t[INFO] = MAX_INFO
+    t[LIFE] = MAX_LIFE
+    t[FINAL] = -1
+    t[TERMINAL] = 0
+    t[SCORE] = 0
+    t[TURN] = 0
+    t[LAST_ACTOR] = -1
+    t[LAST_ACTION] = -1
+    t[LAST_CARD] = -1
+    t[LAST_SCORED] = 0
+    t[LAST_TOKEN] = 0
+    t[LAST_TOUCHED] = 0
+    t[PLAYER] = below(next_u64(s.rng, i), n) if r.random_start else 0
+
+
+@jit
+def reset_one(s, i, r):
+    """Shuffle env i's deck from its stream and deal a new game."""
+    d = s.deck[i]
+    deal_prefix(d, s.rng, i, DECK_SIZE)  # a permutation of the 50 physical cards
+    for k in range(DECK_SIZE):
+        d[k] = CARD_TYPE[d[k]]
+    _begin(s, i, r)
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+@jit
+def hand_features(t, seat):
+    """(colours present, ranks present, cards held) of a seat's hand, as bitmasks/count."""
+    colors = 0
+    ranks = 0
+    held = 0
+    base = HAND + seat * MAX_HAND
+    for slot in range(MAX_HAND):
+        c = t[base + slot]
+        if c >= 0:
+            colors |= 1 << (c // 5)
+            ranks |= 1 << (c % 5)
+            held += 1
+    return colors, ranks, held
+
+
+@jit
+def legal_bits(t, r):
+    """Bitmask over the action ids of what the player to act may do now (0 once over)."""
+    if t[TERMINAL]:
+        return 0
+    n, h = r.num_players, r.hand_size
+    p = t[PLAYER]
+    _, _, held = hand_features(t, p)
+    slots = (1 << held) - 1
+    bits = slots << h  # play any held card
+    if t[INFO] < MAX_INFO:
+        bits |= slots  # discard
+    if t[INFO] > 0:
+        for k in range(1, n):
+            q = p + k
+            if q >= n:
+                q -= n
+            colors, ranks, _ = hand_features(t, q)
+            bits |= colors << (r.color_hints + 5 * (k - 1))
+            bits |= ranks << (r.rank_hints + 5 * (k - 1))
+    return bits
+
+
+# ---------------------------------------------------------------- moves
+
+
+@jit
+def _remove_and_draw(s, i, r, p, slot):
+    """Take the card at seat p's slot out, shift the later cards left and draw into the last
+    slot (full knowledge) while the deck has cards. Returns the removed card."""
+    t = s.table[i]
+    base = p * MAX_HAND
+    card = t[HAND + base + slot]
+    last = r.hand_size - 1
+    for k in range(slot, last):
+        t[HAND + base + k] = t[HAND + base + k + 1]
+        t[KNOW + base + k] = t[KNOW + base + k + 1]
+        t[REVEALED + base + k] = t[REVEALED + base + k + 1]
+    if t[DEALT] < DECK_SIZE:
+        t[HAND + base + last] = s.deck[i, t[DEALT]]
+        t[KNOW + base + last] = ALL_KNOWN
+        t[DEALT] += 1
+        if t[DEALT] == DECK_SIZE:  # the last card: every player has one more turn
+            t[FINAL] = r.num_players + 1  # this turn counts down too
+    else:
+        t[HAND + base + last] = -1
+        t[KNOW + base + last] = 0
+    t[REVEALED + base + last] = 0
+    return card
+
+
+@jit
+def _hint(t, r, q, is_color, value):
+    """Hint colour/rank ``value`` to seat q; returns the bitmask of slots it touched."""
+    base = q * MAX_HAND
+    touched = 0
+    bit = 1 << (value + (0 if is_color else 5))
+    for slot in range(r.hand_size):
+        c = t[HAND + base + slot]
+        if c < 0:
+            continue
+        match = (c // 5 == value) if is_color else (c % 5 == value)
+        if match:
+            keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit
+            t[KNOW + base + slot] &= keep
+            t[REVEALED + base + slot] |= bit
+            touched |= 1 << slot
+        else:
+            t[KNOW + base + slot] &= ~bit
+    return touched
+
+
+@jit
+def step_one(s, i, a, r):
+    """Apply action ``a`` of the player to act in env i.
+
+    Returns (reward, legal): the shared reward (the change in the total firework height; on
+    the move that loses the last life, minus the total before it) and whether the action was
+    legal. An illegal action changes nothing (the same player acts again).
+    """
+    t = s.table[i]
+    if a < 0 or a >= r.num_actions or not (legal_bits(t, r) >> a) & 1:
+        return 0.0, False
+    n, h = r.num_players, r.hand_size
+    p = t[PLAYER]
+    reward = 0.0
+    t[LAST_ACTOR] = p
+    t[LAST_ACTION] = a
+    t[LAST_CARD] = -1
+    t[LAST_SCORED] = 0
+    t[LAST_TOKEN] = 0
+    t[LAST_TOUCHED] = 0
+    if a < 2 * h:
+        slot = a % h
+        card = _remove_and_draw(s, i, r, p, slot)
+        t[LAST_CARD] = card
+        color, rank = card // 5, card % 5
+        if a < h:  # discard
+            t[DISCARDS + card] += 1
+            t[INFO] += 1
+            t[LAST_TOKEN] = 1
+        elif t[FIRE + color] == rank:  # a successful play
+            t[FIRE + color] += 1
+            t[SCORE] += 1
+            t[LAST_SCORED] = 1
+            reward = 1.0
+            if rank == NUM_RANKS - 1 and t[INFO] < MAX_INFO:
+                t[INFO] += 1
+                t[LAST_TOKEN] = 1
+        else:  # a failed play: a life lost, the card discarded
+            t[DISCARDS + card] += 1
+            t[LIFE] -= 1
+            if t[LIFE] == 0:
+                reward = -float(t[SCORE])  # the game's return becomes 0
+                t[TERMINAL] = 1
+    else:
+        t[INFO] -= 1
+        is_color = a < r.rank_hints
+        k = (a - (r.color_hints if is_color else r.rank_hints)) // 5 + 1
+        q = p + k
+        if q >= n:
+            q -= n
+        value = (a - (r.color_hints if is_color else r.rank_hints)) % 5
+        t[LAST_TOUCHED] = _hint(t, r, q, is_color, value)
+    t[TURN] += 1
+    if t[SCORE] == NUM_TYPES:
+        t[TERMINAL] = 1
+    if t[FINAL] >= 0:
+        t[FINAL] -= 1
+        if t[FINAL] == 0:
+            t[TERMINAL] = 1
+    nxt = p + 1
+    t[PLAYER] = 0 if nxt == n else nxt
+    return reward, True
+
+
+@jit
+def random_legal(s, i, r):
+    """A uniformly drawn legal action of the player to act (the game must be running)."""
+    return pick_set_bit(legal_bits(s.table[i], r), next_u64(s.rng, i))

@@ -1,0 +1,79 @@
+"""Hanabi baseline policies: njit functions ``(state, i, rules) -> action``.
+
+- ``random``: uniform over the legal actions of the player to act.
+- ``rules``: the simple rule-based agent of issue 6: play a card known to be playable (its
+  knowledge allows only cards that fit the fireworks; the oldest such card); else, with an
+  information token, hint a playable card a next player holds that its holder does not yet
+  know to be playable (next player first, oldest card first): its rank if the rank was not
+  hinted, else its colour; else discard the oldest card without a hint (the oldest card if
+  all were hinted); with 8 tokens and nothing to hint, give the first legal hint.
+"""
+
+from __future__ import annotations
+
+from ..core.bits import lowest_bit
+from ..core.jit import jit
+from ..games.hanabi.rules import (
+    FIRE,
+    HAND,
+    INFO,
+    KNOW,
+    MAX_HAND,
+    MAX_INFO,
+    PLAYER,
+    REVEALED,
+    legal_bits,
+    random_legal,
+)
+
+POLICIES = ("random", "rules")
+RANDOM, RULES = range(2)
+
+
+@jit
+def known_playable(t, know):
+    """Whether every card the knowledge ``know`` allows fits the fireworks now."""
+    for c in range(5):
+        if (know >> c) & 1:
+            for rank in range(5):
+                if (know >> (5 + rank)) & 1 and t[FIRE + c] != rank:
+                    return False
+    return know != 0
+
+
+@jit
+def rule_based(s, i, r):
+    t = s.table[i]
+    n, h = r.num_players, r.hand_size
+    p = t[PLAYER]
+    base = p * MAX_HAND
+    for slot in range(h):
+        if t[HAND + base + slot] >= 0 and known_playable(t, t[KNOW + base + slot]):
+            return h + slot
+    if t[INFO] > 0:
+        for k in range(1, n):
+            q = p + k
+            if q >= n:
+                q -= n
+            for slot in range(h):
+                c = t[HAND + q * MAX_HAND + slot]
+                at = q * MAX_HAND + slot
+                if (c >= 0 and t[FIRE + c // 5] == c % 5
+                        and not known_playable(t, t[KNOW + at])):
+                    if (t[REVEALED + at] >> 5) == 0:
+                        return r.rank_hints + 5 * (k - 1) + c % 5
+                    return r.color_hints + 5 * (k - 1) + c // 5
+    if t[INFO] < MAX_INFO:
+        for slot in range(h):
+            if t[HAND + base + slot] >= 0 and t[REVEALED + base + slot] == 0:
+                return slot
+        return 0
+    return r.color_hints + lowest_bit(legal_bits(t, r) >> r.color_hints)
+
+
+@jit
+def policy_action(policy, s, i, r):
+    """Dispatch on a policy id (RANDOM, RULES)."""
+    if policy == RULES:
+        return rule_based(s, i, r)
+    return random_legal(s, i, r)
