@@ -205,20 +205,32 @@ def reset_one(s, i, r):
 # ---------------------------------------------------------------- legal moves
 
 
+# Bit of a slot's card among the colour-hint bits (0-4) and rank-hint bits (5-9), by card type
+# + 1 (index 0: an empty slot).
+HINT_BITS = np.array([0] + [(1 << (t // 5)) | (1 << (5 + t % 5)) for t in range(NUM_TYPES)],
+                     np.int64)
+
+
 @jit
-def hand_features(t, seat):
-    """(colours present, ranks present, cards held) of a seat's hand, as bitmasks/count."""
-    colors = 0
-    ranks = 0
-    held = 0
+def hand_hints(t, seat, r):
+    """Colours (bits 0-4) and ranks (bits 5-9) present in a seat's hand."""
+    bits = 0
     base = HAND + seat * MAX_HAND
-    for slot in range(MAX_HAND):
-        c = t[base + slot]
-        if c >= 0:
-            colors |= 1 << (c // 5)
-            ranks |= 1 << (c % 5)
-            held += 1
-    return colors, ranks, held
+    for slot in range(r.hand_size):
+        bits |= HINT_BITS[t[base + slot] + 1]
+    return bits
+
+
+@jit
+def held(t, seat, r):
+    """Cards a seat holds (fewer than the hand size only after the deck ran out: cards are
+    kept in the first slots)."""
+    if t[DEALT] < DECK_SIZE or t[HAND + seat * MAX_HAND + r.hand_size - 1] >= 0:
+        return r.hand_size
+    n = 0
+    for slot in range(r.hand_size):
+        n += t[HAND + seat * MAX_HAND + slot] >= 0
+    return n
 
 
 @jit
@@ -228,8 +240,7 @@ def legal_bits(t, r):
         return 0
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
-    _, _, held = hand_features(t, p)
-    slots = (1 << held) - 1
+    slots = (1 << held(t, p, r)) - 1
     bits = slots << h  # play any held card
     if t[INFO] < MAX_INFO:
         bits |= slots  # discard
@@ -238,9 +249,9 @@ def legal_bits(t, r):
             q = p + k
             if q >= n:
                 q -= n
-            colors, ranks, _ = hand_features(t, q)
-            bits |= colors << (r.color_hints + 5 * (k - 1))
-            bits |= ranks << (r.rank_hints + 5 * (k - 1))
+            present = hand_hints(t, q, r)
+            bits |= (present & 31) << (r.color_hints + 5 * (k - 1))
+            bits |= (present >> 5) << (r.rank_hints + 5 * (k - 1))
     return bits
 
 
@@ -304,6 +315,14 @@ def step_one(s, i, a, r):
     t = s.table[i]
     if a < 0 or a >= r.num_actions or not (legal_bits(t, r) >> a) & 1:
         return 0.0, False
+    return play_legal(s, i, a, r), True
+
+
+@jit
+def play_legal(s, i, a, r):
+    """``step_one`` for an action known to be legal (a policy's pick): no check; returns the
+    reward."""
+    t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
     reward = 0.0
@@ -354,7 +373,7 @@ def step_one(s, i, a, r):
             t[TERMINAL] = 1
     nxt = p + 1
     t[PLAYER] = 0 if nxt == n else nxt
-    return reward, True
+    return reward
 
 
 @jit

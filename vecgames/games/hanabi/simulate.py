@@ -28,10 +28,10 @@ from .rules import (
     Rules,
     make_rules,
     new_state,
+    play_legal,
     random_legal,
     reset_one,
     rules_to_options,
-    step_one,
 )
 
 RUNS = 64  # runs per kernel call (a few per thread), each in its own state slot
@@ -77,7 +77,7 @@ def _play_run(s, slot, r, seat_policy, seed, first_game, lo, hi, rows, totals, c
                 a = random_legal(s, slot, r)
             else:
                 a = policies.policy_action(seat_policy[t[PLAYER]], s, slot, r)
-            step_one(s, slot, a, r)
+            play_legal(s, slot, a, r)  # the policies pick legal actions only
             discards += a < h
             plays += (a >= h) & (a < 2 * h)
             hints += a >= 2 * h
