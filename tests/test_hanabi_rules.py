@@ -1,0 +1,124 @@
+"""Hanabi rules (RULES.md §4): properties over random play of the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vecgames.core.rng import seed_streams
+from vecgames.games.hanabi.rules import (
+    CARD_TYPE,
+    DEALT,
+    DISCARDS,
+    FIRE,
+    INFO,
+    LIFE,
+    PLAYER,
+    SCORE,
+    TERMINAL,
+    hands,
+    knowledge,
+    legal_bits,
+    make_rules,
+    new_state,
+    reset_one,
+    step_one,
+)
+from vecgames.policies.hanabi import policy_action
+
+FULL_COUNTS = np.bincount(CARD_TYPE, minlength=25)
+
+
+def legal_by_rules(t, hand_rows, r, player):
+    """Legal action ids from a plain reading of RULES.md §4."""
+    n, h = r.num_players, r.hand_size
+    own = [c for c in hand_rows[player] if c >= 0]
+    legal = []
+    if t[INFO] < 8:
+        legal += list(range(len(own)))
+    legal += [h + k for k in range(len(own))]
+    if t[INFO] > 0:
+        for k in range(1, n):
+            cards = [c for c in hand_rows[(player + k) % n] if c >= 0]
+            legal += [r.color_hints + 5 * (k - 1) + c for c in range(5)
+                      if any(x // 5 == c for x in cards)]
+            legal += [r.rank_hints + 5 * (k - 1) + v for v in range(5)
+                      if any(x % 5 == v for x in cards)]
+    return sorted(legal)
+
+
+def check_invariants(s, r, i):
+    t = s.table[i]
+    held = hands(s)[i][: r.num_players, : r.hand_size]
+    held_cards = held[held >= 0]
+    played = [5 * c + k for c in range(5) for k in range(t[FIRE + c])]
+    counts = (np.bincount(held_cards, minlength=25) + t[DISCARDS:DISCARDS + 25]
+              + np.bincount(played, minlength=25).astype(np.int64)
+              + np.bincount(s.deck[i, t[DEALT]:], minlength=25))
+    np.testing.assert_array_equal(counts, FULL_COUNTS)  # every card exactly once
+    assert 0 <= t[INFO] <= 8 and 0 <= t[LIFE] <= 3
+    assert 0 <= t[SCORE] == sum(t[FIRE + c] for c in range(5)) <= 25
+    know = knowledge(s)[i][: r.num_players, : r.hand_size]
+    for c, k in zip(held.ravel(), know.ravel(), strict=True):
+        if c >= 0:  # a card's knowledge always allows the card itself
+            assert (k >> (c // 5)) & 1 and (k >> (5 + c % 5)) & 1
+
+
+@settings(max_examples=30)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), rules_agent=st.booleans())
+def test_random_games_keep_the_invariants(players, seed, rules_agent):
+    r = make_rules(num_players=players)
+    s = new_state(1)
+    seed_streams(s.rng, np.uint64(seed), 0)
+    reset_one(s, 0, r)
+    steps = 0
+    deck_out_turns = None
+    while not s.table[0, TERMINAL]:
+        t = s.table[0]
+        expected = legal_by_rules(t, hands(s)[0], r, t[PLAYER])
+        bits = legal_bits(t, r)
+        assert [a for a in range(r.num_actions) if (bits >> a) & 1] == expected
+        a = policy_action(1 if rules_agent else 0, s, 0, r)
+        dealt_before = t[DEALT]
+        reward, legal = step_one(s, 0, a, r)
+        assert legal
+        steps += 1
+        if deck_out_turns is not None:
+            deck_out_turns += 1
+        elif dealt_before < 50 <= s.table[0, DEALT]:
+            deck_out_turns = 0
+        check_invariants(s, r, 0)
+        assert steps < 200
+    t = s.table[0]
+    if t[LIFE] > 0 and t[SCORE] < 25:  # ended by the deck: one more turn for every player
+        assert deck_out_turns == players
+
+
+def test_illegal_actions_change_nothing():
+    r = make_rules(num_players=3)
+    s = new_state(1)
+    seed_streams(s.rng, np.uint64(5), 0)
+    reset_one(s, 0, r)
+    before = s.table.copy()
+    for a in (0, r.noop, -1, r.num_actions):  # discard at 8 tokens, the no-op, out of range
+        reward, legal = step_one(s, 0, a, r)
+        assert not legal and reward == 0.0
+    np.testing.assert_array_equal(s.table, before)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_deal(players):
+    r = make_rules(num_players=players)
+    s = new_state(2)
+    seed_streams(s.rng, np.uint64(1), 0)
+    reset_one(s, 0, r)
+    h = r.hand_size
+    assert h == (5 if players <= 3 else 4)
+    np.testing.assert_array_equal(np.sort(s.deck[0]), np.sort(CARD_TYPE))
+    for p in range(players):
+        np.testing.assert_array_equal(hands(s)[0, p, :h], s.deck[0, p * h:(p + 1) * h])
+    t = s.table[0]
+    assert t[INFO] == 8 and t[LIFE] == 3 and t[DEALT] == players * h and t[PLAYER] == 0
+    assert r.num_actions == 2 * h + 10 * (players - 1) + 1
