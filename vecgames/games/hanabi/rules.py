@@ -95,11 +95,13 @@ FINAL = 4  # turns left once the deck ran out (-1 before)
 TERMINAL = 5  # 1 once the game is over
 SCORE = 6  # total firework height
 TURN = 7  # turns taken
-FIRE = 8  # per colour: firework height 0..5
+PILED = 8  # cards in the discard pile (discards and failed plays), in ``State.pile`` order
+FIRE = 9  # per colour: firework height 0..5
 DISCARDS = FIRE + NUM_COLORS  # per type: copies discarded (a failed play included)
 # The last move, for the observations: actor, action id, the card a play/discard moved (or
-# -1), whether a play succeeded, whether it gave an information token, the slots a hint
-# touched (bitmask over the target's slots), -1 actor before any move.
+# -1), whether a play succeeded, whether a play gave an information token (a 5; a discard's
+# token is not flagged, as in HLE/JaxMARL), the slots a hint touched (bitmask over the
+# target's slots); -1 actor before any move.
 LAST_ACTOR = DISCARDS + NUM_TYPES
 LAST_ACTION = LAST_ACTOR + 1
 LAST_CARD = LAST_ACTOR + 2
@@ -110,23 +112,26 @@ HAND = LAST_ACTOR + 6  # per seat and slot (seat * MAX_HAND + slot): card type, 
 KNOW = HAND + MAX_PLAYERS * MAX_HAND  # colours still possible (bits 0-4), ranks (bits 5-9)
 REVEALED = KNOW + MAX_PLAYERS * MAX_HAND  # hinted colour (one-hot bits 0-4), rank (5-9)
 NUM_FIELDS = REVEALED + MAX_PLAYERS * MAX_HAND
-SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score", "turn")
+SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score", "turn",
+                 "piled")
 SEAT_FIELDS = {"fireworks": FIRE, "discards": DISCARDS}
 
 
 class State(NamedTuple):
     """A batch of tables, leading axis = env: ``table[i]`` holds env i's fields (columns
-    above), ``deck[i]`` its shuffled deck of type ids (drawn from the front), ``rng[i]`` its
-    random stream."""
+    above), ``deck[i]`` its shuffled deck of type ids (drawn from the front), ``pile[i]`` its
+    discard pile in order (the seed observation shows it), ``rng[i]`` its random stream."""
 
     table: np.ndarray  # int64 [B, NUM_FIELDS]
     deck: np.ndarray  # int8 [B, 50]
+    pile: np.ndarray  # int8 [B, 50]
     rng: np.ndarray  # uint64 [B]
 
 
 def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
     return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
                  deck=np.zeros((num_envs, DECK_SIZE), np.int8),
+                 pile=np.zeros((num_envs, DECK_SIZE), np.int8),
                  rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
 
 
@@ -183,6 +188,7 @@ def _begin(s, i, r):
     t[TERMINAL] = 0
     t[SCORE] = 0
     t[TURN] = 0
+    t[PILED] = 0
     t[LAST_ACTOR] = -1
     t[LAST_ACTION] = -1
     t[LAST_CARD] = -1
@@ -284,6 +290,14 @@ def _remove_and_draw(s, i, r, p, slot):
 
 
 @jit
+def _to_pile(s, i, card):
+    t = s.table[i]
+    s.pile[i, t[PILED]] = card
+    t[PILED] += 1
+    t[DISCARDS + card] += 1
+
+
+@jit
 def _hint(t, r, q, is_color, value):
     """Hint colour/rank ``value`` to seat q; returns the bitmask of slots it touched."""
     base = q * MAX_HAND
@@ -338,9 +352,8 @@ def play_legal(s, i, a, r):
         t[LAST_CARD] = card
         color, rank = card // 5, card % 5
         if a < h:  # discard
-            t[DISCARDS + card] += 1
+            _to_pile(s, i, card)
             t[INFO] += 1
-            t[LAST_TOKEN] = 1
         elif t[FIRE + color] == rank:  # a successful play
             t[FIRE + color] += 1
             t[SCORE] += 1
@@ -350,7 +363,7 @@ def play_legal(s, i, a, r):
                 t[INFO] += 1
                 t[LAST_TOKEN] = 1
         else:  # a failed play: a life lost, the card discarded
-            t[DISCARDS + card] += 1
+            _to_pile(s, i, card)
             t[LIFE] -= 1
             if t[LIFE] == 0:
                 reward = -float(t[SCORE])  # the game's return becomes 0

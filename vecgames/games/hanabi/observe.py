@@ -1,0 +1,225 @@
+"""Hanabi observations of one seat, written straight into a float32 row.
+
+``jaxmarl`` (default) is JaxMARL 0.2.0's vector value for value (docs/hanabi_reference.md §5:
+658/956/1041/1280 values for 2/3/4/5 players): other hands, missing cards, deck, fireworks,
+tokens, discards, the last action and the V0 belief. ``hle`` is the same layout with HLE's
+canonical knowledge bits (1 where a card type is still possible) in place of the belief
+probabilities. ``seed1680`` is the seed's 2-player layout (docs/hanabi.md):
+
+| offset | size | content |
+|--------|------|---------|
+| 0      | 125  | own card knowledge: per slot, 25 bits of the types still possible |
+| 125    | 50   | own cards' hints: per slot, the revealed colour (5) and rank (5) |
+| 175    | 125  | the other player's hand: per slot, the card's one-hot (25) |
+| 300    | 25   | fireworks: per colour a thermometer of its height |
+| 325    | 8    | information tokens, thermometer |
+| 333    | 3    | life tokens, thermometer |
+| 336    | 42   | last moves: per seat (absolute order) the one-hot of the action it   |
+|        |      | submitted at the last step (the no-op for the seat not to act); 0s   |
+|        |      | before the first move                                                |
+| 378    | 2    | the seat to act, one-hot (absolute) |
+| 380    | 1250 | the discard pile in order: per position, the card's one-hot (25) |
+| 1630   | 50   | remaining deck: the first (cards left) entries are 1 |
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.jit import jit
+from .rules import (
+    COPIES,
+    DEALT,
+    DECK_SIZE,
+    DISCARDS,
+    FIRE,
+    HAND,
+    INFO,
+    KNOW,
+    LAST_ACTION,
+    LAST_ACTOR,
+    LAST_CARD,
+    LAST_SCORED,
+    LAST_TOKEN,
+    LAST_TOUCHED,
+    LIFE,
+    MAX_HAND,
+    MAX_INFO,
+    MAX_LIFE,
+    NUM_TYPES,
+    PILED,
+    PLAYER,
+    REVEALED,
+)
+
+ENCODERS = ("jaxmarl", "hle", "seed1680")
+JAXMARL, HLE, SEED1680 = range(3)
+SEED_OBS_DIM = 1680
+CARD_FEATURES = 35  # belief or knowledge (25), revealed colour (5), revealed rank (5)
+# float32(1 / S) for S = 0..50, as XLA computes a normalisation (reciprocal, then multiply).
+RECIPROCAL = np.array([0.0] + [np.float32(1.0) / np.float32(s) for s in range(1, 51)],
+                      np.float32)
+RANK_COPIES = np.array(COPIES, np.int64)
+# Offset of each (colour, rank) thermometer in the discards block.
+DISCARD_OFFSET = np.array([10 * (t // 5) + sum(COPIES[: t % 5]) for t in range(NUM_TYPES)],
+                          np.int64)
+
+
+def obs_dim(encoder: int, num_players: int, hand_size: int) -> int:
+    if encoder == SEED1680:
+        return SEED_OBS_DIM
+    p, h = num_players, hand_size
+    return ((p - 1) * h * 25 + p + (DECK_SIZE - p * h) + 25 + MAX_INFO + MAX_LIFE + 50
+            + (2 * p + 2 * h + 41) + p * h * CARD_FEATURES)
+
+
+@jit
+def _seat(a, k, n):
+    q = a + k
+    return q - n if q >= n else q
+
+
+@jit
+def observe_jaxmarl(t, r, a, belief, out):
+    """Seat a's JaxMARL (``belief``) or HLE (not ``belief``) vector into ``out``."""
+    n, h = r.num_players, r.hand_size
+    out[:] = 0.0
+    o = 0
+    for k in range(1, n):  # other hands, next seat first
+        q = _seat(a, k, n)
+        for slot in range(h):
+            c = t[HAND + q * MAX_HAND + slot]
+            if c >= 0:
+                out[o + 25 * slot + c] = 1.0
+        o += 25 * h
+    for k in range(n):  # missing cards, own seat first
+        q = _seat(a, k, n)
+        out[o + k] = t[HAND + q * MAX_HAND + h - 1] < 0  # cards shift left: last slot empty
+    o += n
+    for k in range(DECK_SIZE - t[DEALT]):  # deck thermometer
+        out[o + k] = 1.0
+    o += DECK_SIZE - n * h
+    for c in range(5):  # fireworks: the top card
+        if t[FIRE + c] > 0:
+            out[o + 5 * c + t[FIRE + c] - 1] = 1.0
+    o += 25
+    for k in range(t[INFO]):
+        out[o + k] = 1.0
+    o += MAX_INFO
+    for k in range(t[LIFE]):
+        out[o + k] = 1.0
+    o += MAX_LIFE
+    for card in range(NUM_TYPES):  # discards: a thermometer per type
+        for k in range(t[DISCARDS + card]):
+            out[o + DISCARD_OFFSET[card] + k] = 1.0
+    o += 50
+    o = _last_action(t, r, a, out, o)
+    for k in range(n):  # the V0 belief (or knowledge bits), own hand first
+        q = _seat(a, k, n)
+        for slot in range(h):
+            at = q * MAX_HAND + slot
+            _card_belief(t, t[KNOW + at], t[REVEALED + at], belief, out, o)
+            o += CARD_FEATURES
+
+
+@jit
+def _last_action(t, r, a, out, o):
+    """The last-action block (zeros before the first move); returns the offset after it."""
+    n, h = r.num_players, r.hand_size
+    end = o + 2 * n + 2 * h + 41
+    x = t[LAST_ACTOR]
+    if x < 0:
+        return end
+    act = t[LAST_ACTION]
+    out[o + (x - a) % n] = 1.0
+    o += n
+    kind = 1 if act < h else 0 if act < 2 * h else 2 if act < r.rank_hints else 3
+    out[o + kind] = 1.0  # play, discard, colour hint, rank hint
+    o += 4
+    if kind >= 2:
+        base = r.color_hints if kind == 2 else r.rank_hints
+        target = x + (act - base) // 5 + 1
+        out[o + (target - a) % n] = 1.0
+        value = (act - base) % 5
+        out[o + n + (0 if kind == 2 else 5) + value] = 1.0
+        touched = t[LAST_TOUCHED]
+        for slot in range(h):
+            out[o + n + 10 + slot] = (touched >> slot) & 1
+    o += n + 10 + h
+    if kind <= 1:
+        out[o + act % h] = 1.0
+        out[o + h + t[LAST_CARD]] = 1.0
+    o += h + 25
+    out[o] = t[LAST_SCORED]
+    out[o + 1] = t[LAST_TOKEN]  # a play's token only
+    return end
+
+
+@jit
+def _card_belief(t, know, revealed, belief, out, o):
+    """35 values of one card: belief or knowledge (25), revealed colour (5) and rank (5)."""
+    if know != 0:
+        total = 0
+        if belief:
+            for card in range(NUM_TYPES):
+                c, rank = card // 5, card % 5
+                if (know >> c) & 1 and (know >> (5 + rank)) & 1:
+                    total += RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
+        scale = RECIPROCAL[total]
+        for card in range(NUM_TYPES):
+            c, rank = card // 5, card % 5
+            if (know >> c) & 1 and (know >> (5 + rank)) & 1:
+                if belief:
+                    w = RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
+                    out[o + card] = np.float32(w) * scale
+                else:
+                    out[o + card] = 1.0
+    for k in range(10):
+        out[o + 25 + k] = (revealed >> k) & 1
+
+
+@jit
+def observe_seed(t, pile, r, a, out):
+    """Seat a's view in the seed's 1680-value layout (2 players)."""
+    h = r.hand_size
+    out[:] = 0.0
+    for slot in range(h):
+        at = a * MAX_HAND + slot
+        know = t[KNOW + at]
+        for card in range(NUM_TYPES):
+            if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
+                out[25 * slot + card] = 1.0
+        for k in range(10):
+            out[125 + 10 * slot + k] = (t[REVEALED + at] >> k) & 1
+    q = 1 - a
+    for slot in range(h):
+        c = t[HAND + q * MAX_HAND + slot]
+        if c >= 0:
+            out[175 + 25 * slot + c] = 1.0
+    for c in range(5):
+        for k in range(t[FIRE + c]):
+            out[300 + 5 * c + k] = 1.0
+    for k in range(t[INFO]):
+        out[325 + k] = 1.0
+    for k in range(t[LIFE]):
+        out[333 + k] = 1.0
+    x = t[LAST_ACTOR]
+    if x >= 0:
+        for seat in range(2):
+            out[336 + 21 * seat + (t[LAST_ACTION] if seat == x else r.noop)] = 1.0
+    out[378 + t[PLAYER]] = 1.0
+    for k in range(t[PILED]):
+        out[380 + 25 * k + pile[k]] = 1.0
+    for k in range(DECK_SIZE - t[DEALT]):
+        out[1630 + k] = 1.0
+
+
+@jit
+def observe_one(s, i, r, encoder, a, out):
+    """Seat a's observation of env i with the chosen encoder."""
+    t = s.table[i]
+    if encoder == SEED1680:
+        observe_seed(t, s.pile[i], r, a, out)
+    else:
+        observe_jaxmarl(t, r, a, encoder == JAXMARL, out)
+
