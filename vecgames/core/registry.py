@@ -15,6 +15,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "zhajinhua": ("vecgames.games.zhajinhua", "ZhaJinHuaEnv"),
     "holdem": ("vecgames.games.holdem", "HoldemEnv"),
     "liars_dice": ("vecgames.games.liars_dice", "LiarsDiceEnv"),
+    "hanabi": ("vecgames.games.hanabi", "HanabiEnv"),
 }
 
 
