@@ -33,8 +33,9 @@ def test_same_game_as_jaxmarl(path):
     players = int(g["num_players"])
     env = vecgames.make("hanabi", num_envs=2, num_players=players, observers="all", seed=1)
     assert env.obs_dim == int(g["obs_dim"]) and env.num_actions == int(g["num_actions"])
-    # env 0 gets the card ids, env 1 JaxMARL's one-hot deck: the same game
+    # card ids on a fresh env, then JaxMARL's one-hot deck: the same game
     obs, info = env.reset_from_deck(np.stack([g["deck"], g["deck"]]).astype(np.int64))
+    np.testing.assert_array_equal(obs[0], g["obs"][0])
     obs, info = env.reset_from_deck(np.stack([deck_onehot(g["deck"])] * 2))
     steps = len(g["actions"])
     for t in range(steps):
@@ -148,3 +149,26 @@ def test_render_and_names():
     assert action_name(20, r) == "no-op"
     assert hands(env.state)[0, 0, 0] == env.state.deck[0, 0]
     assert field(env.state, "info")[0] == 8
+
+
+def test_jaxmarl_facade_replays_a_golden_game():
+    from vecgames.games.hanabi import jaxmarl
+
+    g = load_game(next(p for p in FIXTURES if p.stem == "p3_mixed0"))
+    env = jaxmarl.make("hanabi", num_agents=3, num_envs=1)
+    assert env.agents == ["agent_0", "agent_1", "agent_2"]
+    assert env.action_space(env.agents[0]).n == int(g["num_actions"])
+    assert env.observation_space(env.agents[0]).shape == (int(g["obs_dim"]),)
+    obs, state = env.reset_from_deck(deck_onehot(g["deck"]))
+    for t in range(len(g["actions"])):
+        legal = env.get_legal_moves(state)
+        for k, agent in enumerate(env.agents):
+            np.testing.assert_array_equal(obs[agent][0], g["obs"][t, k])
+            np.testing.assert_array_equal(legal[agent][0], g["legal"][t, k])
+        actions = {a: np.array([g["actions"][t, k]]) for k, a in enumerate(env.agents)}
+        obs, state, rewards, dones, infos = env.step(None, state, actions)
+        assert rewards["__all__"][0] == g["rewards"][t, -1]
+        assert dones["__all__"][0] == g["dones"][t, -1]
+        assert all(rewards[a][0] == rewards["__all__"][0] for a in env.agents)
+    with pytest.raises(ValueError, match="missing"):
+        env.step(None, state, {"agent_0": np.array([0])})

@@ -154,9 +154,9 @@ class HanabiEnv(VecEnv):
         be a full deck (3/2/2/2/1 copies per colour). Games that follow are shuffled from the
         env streams as usual."""
         ids = deck_ids(decks, self.num_envs)
-        self.state.deck[:] = ids
         if not self._started:  # seed the streams for the games after these
             super().reset()
+        self.state.deck[:] = ids
         _begin_kernel(self.state, self.rules, self._encoder, self._all, self._obs3,
                       self._mask, self._legal, self._current)
         self._reward[:] = 0.0
