@@ -10,7 +10,7 @@ from numba import prange
 from ...core.jit import jit
 from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
-from .observe import ENCODERS, SEED1680, obs_dim, observe_one
+from .observe import ENCODERS, SEED1680, obs_dim, observe_all, observe_one
 from .rules import (
     COLOR_NAMES,
     DECK_SIZE,
@@ -49,8 +49,7 @@ def _publish(s, i, r, encoder, all_seats, obs, mask, legal, current):
             legal[i, q, a] = mask[i, a] if q == p else a == r.noop
     current[i] = p
     if all_seats:  # obs is [B, P, D], else [B, 1, D]
-        for q in range(r.num_players):
-            observe_one(s, i, r, encoder, q, obs[i, q])
+        observe_all(s, i, r, encoder, obs[i])
     else:
         observe_one(s, i, r, encoder, p, obs[i, 0])
 

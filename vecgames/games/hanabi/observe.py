@@ -80,8 +80,9 @@ def _seat(a, k, n):
 
 
 @jit
-def observe_jaxmarl(t, r, a, belief, out):
-    """Seat a's JaxMARL (``belief``) or HLE (not ``belief``) vector into ``out``."""
+def _public_blocks(t, r, a, out):
+    """Blocks 1-8 of seat a's JaxMARL vector (``out`` zeroed first); returns the offset of
+    the belief block."""
     n, h = r.num_players, r.hand_size
     out[:] = 0.0
     o = 0
@@ -113,13 +114,51 @@ def observe_jaxmarl(t, r, a, belief, out):
         for k in range(t[DISCARDS + card]):
             out[o + DISCARD_OFFSET[card] + k] = 1.0
     o += 50
-    o = _last_action(t, r, a, out, o)
+    return _last_action(t, r, a, out, o)
+
+
+@jit
+def unseen_counts(t):
+    """Copies of each type neither discarded nor played, 2 bits per type (hands are not
+    subtracted: the V0 belief's public counts, the same for every observer)."""
+    packed = 0
+    for card in range(NUM_TYPES):
+        c, rank = card // 5, card % 5
+        left = RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
+        packed |= left << (2 * card)
+    return packed
+
+
+@jit
+def observe_jaxmarl(t, r, a, belief, out):
+    """Seat a's JaxMARL (``belief``) or HLE (not ``belief``) vector into ``out``."""
+    n, h = r.num_players, r.hand_size
+    o = _public_blocks(t, r, a, out)
+    counts = unseen_counts(t)
     for k in range(n):  # the V0 belief (or knowledge bits), own hand first
         q = _seat(a, k, n)
         for slot in range(h):
             at = q * MAX_HAND + slot
-            _card_belief(t, t[KNOW + at], t[REVEALED + at], belief, out, o)
+            _card_belief(counts, t[KNOW + at], t[REVEALED + at], belief, out, o)
             o += CARD_FEATURES
+
+
+@jit
+def observe_all_jaxmarl(t, r, belief, obs):
+    """Every seat's vector into ``obs[seat]``. The belief block does not depend on the
+    observer but for its order (own hand first), so it is computed once, for seat 0, and
+    copied in the others' order."""
+    n, h = r.num_players, r.hand_size
+    observe_jaxmarl(t, r, 0, belief, obs[0])
+    block = h * CARD_FEATURES
+    start = obs.shape[1] - n * block
+    for a in range(1, n):
+        _public_blocks(t, r, a, obs[a])
+        for k in range(n):
+            src = start + _seat(a, k, n) * block
+            dst = start + k * block
+            for j in range(block):
+                obs[a, dst + j] = obs[0, src + j]
 
 
 @jit
@@ -156,23 +195,22 @@ def _last_action(t, r, a, out, o):
 
 
 @jit
-def _card_belief(t, know, revealed, belief, out, o):
-    """35 values of one card: belief or knowledge (25), revealed colour (5) and rank (5)."""
+def _card_belief(counts, know, revealed, belief, out, o):
+    """35 values of one card: belief or knowledge (25), revealed colour (5) and rank (5).
+    ``counts``: ``unseen_counts``; an empty slot (no knowledge) keeps its zeros."""
     if know != 0:
-        total = 0
         if belief:
+            total = 0
             for card in range(NUM_TYPES):
-                c, rank = card // 5, card % 5
-                if (know >> c) & 1 and (know >> (5 + rank)) & 1:
-                    total += RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
-        scale = RECIPROCAL[total]
-        for card in range(NUM_TYPES):
-            c, rank = card // 5, card % 5
-            if (know >> c) & 1 and (know >> (5 + rank)) & 1:
-                if belief:
-                    w = RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
-                    out[o + card] = np.float32(w) * scale
-                else:
+                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
+                    total += (counts >> (2 * card)) & 3
+            scale = RECIPROCAL[total]  # w * float32(1/S), as JaxMARL computes it
+            for card in range(NUM_TYPES):
+                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
+                    out[o + card] = np.float32((counts >> (2 * card)) & 3) * scale
+        else:
+            for card in range(NUM_TYPES):
+                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
                     out[o + card] = 1.0
     for k in range(10):
         out[o + 25 + k] = (revealed >> k) & 1
@@ -212,6 +250,17 @@ def observe_seed(t, pile, r, a, out):
         out[380 + 25 * k + pile[k]] = 1.0
     for k in range(DECK_SIZE - t[DEALT]):
         out[1630 + k] = 1.0
+
+
+@jit
+def observe_all(s, i, r, encoder, obs):
+    """Every seat's observation of env i into ``obs[seat]``."""
+    t = s.table[i]
+    if encoder == SEED1680:
+        for a in range(r.num_players):
+            observe_seed(t, s.pile[i], r, a, obs[a])
+    else:
+        observe_all_jaxmarl(t, r, encoder == JAXMARL, obs)
 
 
 @jit
