@@ -28,7 +28,8 @@ PLAY_GAMES: dict[str, str] = {"liars-dice": "vecgames.play.liars_dice",
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report",
-                           "holdem": "analysis.holdem_report"}
+                           "holdem": "analysis.holdem_report",
+                           "hanabi": "analysis.hanabi_report"}
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
     "--players": "num_players",
@@ -124,7 +125,8 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy", default="random",
                    help="policy name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
-                        "check, strength; liars_dice: random, heuristic)")
+                        "check, strength; liars_dice: random, heuristic; hanabi: random, "
+                        "rules)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--summary", action="store_true",
@@ -256,6 +258,30 @@ def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
           f"kernel load/compile {startup:.2f} s")
 
 
+def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
+                          elapsed: float) -> None:
+    from analysis.hanabi_report import action_table, end_table, score_table
+
+    s = score_table(df).iloc[0]
+    ends, actions = end_table(df).iloc[0], action_table(df).iloc[0]
+    print(f"{args.game}: {args.games:,} games, {s['players']} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(f"score: mean {s['mean_score']:.3f} ± {s['ci95']:.3f} (95% CI), std "
+          f"{s['std_score']:.3f}, median {s['median_score']:g}, perfect 25s "
+          f"{100 * s['perfect_share']:.2f}%"
+          + ("" if args.summary else f", mean fireworks {s['mean_fireworks']:.3f}"))
+    print("ended by: " + ", ".join(f"{k} {100 * ends[k]:.1f}%"
+                                   for k in ("lives", "perfect", "deck")))
+    print("actions: " + ", ".join(f"{k} {100 * actions[k + '_share']:.1f}%"
+                                  for k in ("hint", "play", "discard"))
+          + " (per game: " + ", ".join(f"{actions[k + 's_per_game']:.2f} {k}s"
+                                       for k in ("hint", "play", "discard"))
+          + f"; {s['mean_turns']:.1f} turns)")
+    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
+          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
+          f"kernel load/compile {startup:.2f} s")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
@@ -282,6 +308,8 @@ def _simulate(args: argparse.Namespace) -> int:
         _print_summary(args, df, t1 - t0, elapsed)
     elif args.game == "liars_dice":
         _print_liars_dice_summary(args, df, t1 - t0, elapsed)
+    elif args.game == "hanabi":
+        _print_hanabi_summary(args, df, t1 - t0, elapsed)
     else:
         _print_generic_summary(args, df, t1 - t0, elapsed)
     if args.csv:
