@@ -13,7 +13,7 @@ from numba import njit
 CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "").strip().lower() in ("", "0", "false", "no")
 
 
-def jit(fn=None, *, parallel: bool = False, inline: bool = False):
+def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False):
     """``njit`` with the project's settings.
 
     - ``_nrt=False``: kernels never allocate, and without the runtime Numba emits no atomic
@@ -25,8 +25,10 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False):
     - ``inline=True`` inlines at Numba IR level, for a hot per-env function that LLVM declines
       to inline (``step_one``: 557 -> 428 ns per random game). Use it sparingly: inlining
       every per-env helper of the 18-array state made compiling take many minutes.
-    - No fastmath; ``error_model="numpy"`` (no Python division checks); ``nogil``.
+    - No fastmath, except where a kernel asks for a flag it can justify (``fastmath={"reassoc"}``
+      on a float sum of small integers, exact in any order, lets LLVM vectorise it);
+      ``error_model="numpy"`` (no Python division checks); ``nogil``.
     """
     decorator = njit(cache=CACHE, parallel=parallel, nogil=True, error_model="numpy",
-                     _nrt=False, inline="always" if inline else "never")
+                     _nrt=False, inline="always" if inline else "never", fastmath=fastmath)
     return decorator if fn is None else decorator(fn)

@@ -60,6 +60,9 @@ CARD_FEATURES = 35  # belief or knowledge (25), revealed colour (5), revealed ra
 RECIPROCAL = np.array([0.0] + [np.float32(1.0) / np.float32(s) for s in range(1, 51)],
                       np.float32)
 RANK_COPIES = np.array(COPIES, np.int64)
+# Knowledge (colour bits 0-4, rank bits 5-9) -> 1.0 for each card type it allows.
+POSSIBLE_TYPES = np.array([[float((k >> (t // 5)) & 1 and (k >> (5 + t % 5)) & 1)
+                            for t in range(NUM_TYPES)] for k in range(1024)], np.float32)
 # Offset of each (colour, rank) thermometer in the discards block.
 DISCARD_OFFSET = np.array([10 * (t // 5) + sum(COPIES[: t % 5]) for t in range(NUM_TYPES)],
                           np.int64)
@@ -81,10 +84,10 @@ def _seat(a, k, n):
 
 @jit
 def _public_blocks(t, r, a, out):
-    """Blocks 1-8 of seat a's JaxMARL vector (``out`` zeroed first); returns the offset of
-    the belief block."""
+    """Blocks 1-8 of seat a's JaxMARL vector (zeroed first; the belief block that follows is
+    written in full by its own kernel); returns the offset of the belief block."""
     n, h = r.num_players, r.hand_size
-    out[:] = 0.0
+    out[: out.shape[0] - n * h * CARD_FEATURES] = 0.0
     o = 0
     for k in range(1, n):  # other hands, next seat first
         q = _seat(a, k, n)
@@ -117,30 +120,50 @@ def _public_blocks(t, r, a, out):
     return _last_action(t, r, a, out, o)
 
 
-@jit
-def unseen_counts(t):
-    """Copies of each type neither discarded nor played, 2 bits per type (hands are not
-    subtracted: the V0 belief's public counts, the same for every observer)."""
-    packed = 0
-    for card in range(NUM_TYPES):
-        c, rank = card // 5, card % 5
-        left = RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + c])
-        packed |= left << (2 * card)
-    return packed
+@jit(fastmath={"reassoc"})  # the sums below add small integers: exact in any order
+def _belief_block(t, r, a, belief, out, o):
+    """Block 9 from offset o: for every seat from a (own hand first), every slot, 35 values:
+    the V0 belief (or the knowledge bits), the revealed colour (5) and rank (5).
+
+    The belief of a card is w = possible x count per type (count: copies neither discarded
+    nor played; hands are not subtracted, as in JaxMARL), scaled by float32(1 / sum(w)) as
+    JaxMARL computes it (w is a small integer, exact in float32). The counts are parked in
+    the first card's 25 values and the cards are done last to first, so no scratch memory is
+    needed and every inner loop is a plain 25-lane float loop.
+    """
+    n, h = r.num_players, r.hand_size
+    if belief:
+        for card in range(NUM_TYPES):
+            rank = card % 5
+            out[o + card] = (RANK_COPIES[rank] - t[DISCARDS + card]
+                             - (rank < t[FIRE + card // 5]))
+    for k in range(n - 1, -1, -1):
+        q = _seat(a, k, n)
+        for slot in range(h - 1, -1, -1):
+            at = q * MAX_HAND + slot
+            oc = o + (k * h + slot) * CARD_FEATURES
+            possible = POSSIBLE_TYPES[t[KNOW + at]]
+            if belief:
+                total = np.float32(0.0)
+                for card in range(NUM_TYPES):
+                    w = out[o + card] * possible[card]
+                    out[oc + card] = w
+                    total += w
+                scale = RECIPROCAL[np.int64(total)]
+                for card in range(NUM_TYPES):
+                    out[oc + card] *= scale
+            else:
+                for card in range(NUM_TYPES):
+                    out[oc + card] = possible[card]
+            revealed = t[REVEALED + at]
+            for j in range(10):
+                out[oc + 25 + j] = (revealed >> j) & 1
 
 
 @jit
 def observe_jaxmarl(t, r, a, belief, out):
     """Seat a's JaxMARL (``belief``) or HLE (not ``belief``) vector into ``out``."""
-    n, h = r.num_players, r.hand_size
-    o = _public_blocks(t, r, a, out)
-    counts = unseen_counts(t)
-    for k in range(n):  # the V0 belief (or knowledge bits), own hand first
-        q = _seat(a, k, n)
-        for slot in range(h):
-            at = q * MAX_HAND + slot
-            _card_belief(counts, t[KNOW + at], t[REVEALED + at], belief, out, o)
-            o += CARD_FEATURES
+    _belief_block(t, r, a, belief, out, _public_blocks(t, r, a, out))
 
 
 @jit
@@ -192,28 +215,6 @@ def _last_action(t, r, a, out, o):
     out[o] = t[LAST_SCORED]
     out[o + 1] = t[LAST_TOKEN]  # a play's token only
     return end
-
-
-@jit
-def _card_belief(counts, know, revealed, belief, out, o):
-    """35 values of one card: belief or knowledge (25), revealed colour (5) and rank (5).
-    ``counts``: ``unseen_counts``; an empty slot (no knowledge) keeps its zeros."""
-    if know != 0:
-        if belief:
-            total = 0
-            for card in range(NUM_TYPES):
-                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
-                    total += (counts >> (2 * card)) & 3
-            scale = RECIPROCAL[total]  # w * float32(1/S), as JaxMARL computes it
-            for card in range(NUM_TYPES):
-                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
-                    out[o + card] = np.float32((counts >> (2 * card)) & 3) * scale
-        else:
-            for card in range(NUM_TYPES):
-                if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
-                    out[o + card] = 1.0
-    for k in range(10):
-        out[o + 25 + k] = (revealed >> k) & 1
 
 
 @jit
