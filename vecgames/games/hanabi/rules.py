@@ -264,7 +264,7 @@ def legal_bits(t, r):
 # ---------------------------------------------------------------- moves
 
 
-@jit
+@jit(inline=True)
 def _remove_and_draw(s, i, r, p, slot):
     """Take the card at seat p's slot out, shift the later cards left and draw into the last
     slot (full knowledge) while the deck has cards. Returns the removed card."""
@@ -289,7 +289,7 @@ def _remove_and_draw(s, i, r, p, slot):
     return card
 
 
-@jit
+@jit(inline=True)
 def _to_pile(s, i, card):
     t = s.table[i]
     s.pile[i, t[PILED]] = card
@@ -297,24 +297,24 @@ def _to_pile(s, i, card):
     t[DISCARDS + card] += 1
 
 
-@jit
+@jit(inline=True)
 def _hint(t, r, q, is_color, value):
-    """Hint colour/rank ``value`` to seat q; returns the bitmask of slots it touched."""
+    """Hint colour/rank ``value`` to seat q; returns the bitmask of slots it touched.
+
+    Branch-free (whether a card matches is a coin flip for the branch predictor): a matching
+    card keeps only the hinted colour/rank, the others lose it; an empty slot's zero
+    knowledge stays zero and never matches.
+    """
     base = q * MAX_HAND
     touched = 0
     bit = 1 << (value + (0 if is_color else 5))
+    keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit  # for a matching card
     for slot in range(r.hand_size):
-        c = t[HAND + base + slot]
-        if c < 0:
-            continue
-        match = (c // 5 == value) if is_color else (c % 5 == value)
-        if match:
-            keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit
-            t[KNOW + base + slot] &= keep
-            t[REVEALED + base + slot] |= bit
-            touched |= 1 << slot
-        else:
-            t[KNOW + base + slot] &= ~bit
+        match = (HINT_BITS[t[HAND + base + slot] + 1] & bit) != 0
+        all_or_none = -np.int64(match)
+        t[KNOW + base + slot] &= (keep & all_or_none) | (~bit & ~all_or_none)
+        t[REVEALED + base + slot] |= bit & all_or_none
+        touched |= np.int64(match) << slot
     return touched
 
 
@@ -332,7 +332,7 @@ def step_one(s, i, a, r):
     return play_legal(s, i, a, r), True
 
 
-@jit
+@jit(inline=True)
 def play_legal(s, i, a, r):
     """``step_one`` for an action known to be legal (a policy's pick): no check; returns the
     reward."""
@@ -389,7 +389,7 @@ def play_legal(s, i, a, r):
     return reward
 
 
-@jit
+@jit(inline=True)
 def random_legal(s, i, r):
     """A uniformly drawn legal action of the player to act (the game must be running)."""
     return pick_set_bit(legal_bits(s.table[i], r), next_u64(s.rng, i))
