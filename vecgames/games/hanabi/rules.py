@@ -272,10 +272,11 @@ def _remove_and_draw(s, i, r, p, slot):
     base = p * MAX_HAND
     card = t[HAND + base + slot]
     last = r.hand_size - 1
-    for k in range(slot, last):
-        t[HAND + base + k] = t[HAND + base + k + 1]
-        t[KNOW + base + k] = t[KNOW + base + k + 1]
-        t[REVEALED + base + k] = t[REVEALED + base + k + 1]
+    for k in range(last):  # a fixed trip count: the slot is random, a loop exit mispredicts
+        move = k >= slot
+        t[HAND + base + k] = t[HAND + base + k + move]
+        t[KNOW + base + k] = t[KNOW + base + k + move]
+        t[REVEALED + base + k] = t[REVEALED + base + k + move]
     if t[DEALT] < DECK_SIZE:
         t[HAND + base + last] = s.deck[i, t[DEALT]]
         t[KNOW + base + last] = ALL_KNOWN
