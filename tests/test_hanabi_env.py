@@ -50,6 +50,8 @@ def test_same_game_as_jaxmarl(path):
     assert term.all()  # the final observation is the next game's (same-step auto-reset)
     final = int(g["score"][-1])
     assert (info["score"] == final).all()
+    assert vecgames.games.hanabi.END_NAMES[info["end"][0]] == {
+        "lives": "lives", "deck": "deck", "won": "perfect"}[str(g["end_reason"])]
 
 
 def test_observation_options():

@@ -23,6 +23,7 @@ from .rules import (
     Rules,
     State,
     _begin,
+    end_reason,
     field,
     hands,
     knowledge,
@@ -69,24 +70,28 @@ def _begin_kernel(s, r, encoder, all_seats, obs, mask, legal, current):
 
 
 @jit
-def _step_env(s, i, r, a, reward, illegal, score):
-    """One step of env i: the shared reward; a new game when this one ends."""
+def _step_env(s, i, r, a, reward, illegal, score, end):
+    """One step of env i: the shared reward; a new game when this one ends (its return and
+    how it ended are kept in ``score[i]`` and ``end[i]`` first; -1 there otherwise)."""
     value, legal = step_one(s, i, a, r)
     illegal[i] = not legal
     for q in range(r.num_players):
         reward[i, q] = value
     done = s.table[i, TERMINAL] != 0
+    score[i] = -1
+    end[i] = -1
     if done:  # the game's return: the firework total, 0 once the lives ran out
         score[i] = s.table[i, SCORE] if s.table[i, LIFE] > 0 else 0
+        end[i] = end_reason(s.table[i])
         reset_one(s, i, r)
     return done
 
 
 @jit(parallel=True)
 def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mask, legal,
-                 current, illegal, score):
+                 current, illegal, score, end):
     for i in prange(s.rng.shape[0]):
-        terminated[i] = _step_env(s, i, r, actions[i], reward, illegal, score)
+        terminated[i] = _step_env(s, i, r, actions[i], reward, illegal, score, end)
         _publish(s, i, r, encoder, all_seats, obs, mask, legal, current)
 
 
@@ -100,9 +105,10 @@ class HanabiEnv(VecEnv):
     firework height (on the move that loses the last life, minus the total, so that the game's
     return is 0). ``info["legal_moves"]`` ``[B, P, A]`` holds every seat's legal moves (the
     no-op only, for the seats not to act); ``info["score"]`` the return of the games that
-    ended at this step (their firework total, 0 if the lives ran out). ``obs`` is ``[B, D]``
-    for the seat to act (``observers="current"``) or ``[B, P, D]`` for every seat
-    (``observers="all"``).
+    ended at this step (their firework total, 0 if the lives ran out; -1 elsewhere) and
+    ``info["end"]`` how they ended (an index into ``END_NAMES``: lives, perfect, deck; -1).
+    ``obs`` is ``[B, D]`` for the seat to act (``observers="current"``) or ``[B, P, D]`` for
+    every seat (``observers="all"``).
     """
 
     name = "hanabi"
@@ -126,14 +132,17 @@ class HanabiEnv(VecEnv):
         self._obs = self._obs3 if self._all else self._obs3.reshape(b, self.obs_dim)
         self.state: State = new_state(b, rng=self._rng)
         self._legal = np.zeros((b, n, self.num_actions), np.bool_)
-        self._score = np.zeros(b, np.int64)
+        self._score = np.full(b, -1, np.int64)
+        self._end = np.full(b, -1, np.int8)
         self._info.update(legal_moves=self._legal, illegal=np.zeros(b, np.bool_),
-                          score=self._score)
+                          score=self._score, end=self._end)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._encoder, self._all, self._obs3,
                       self._mask, self._legal, self._current)
         self._info["illegal"][:] = False
+        self._score[:] = -1
+        self._end[:] = -1
 
     def step(self, actions: Any):
         arr = np.asarray(actions)
@@ -144,7 +153,7 @@ class HanabiEnv(VecEnv):
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._encoder, self._all, actions, self._obs3,
                      self._reward, self._terminated, self._mask, self._legal, self._current,
-                     self._info["illegal"], self._score)
+                     self._info["illegal"], self._score, self._end)
 
     def reset_from_deck(self, decks: Any) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every env from a given deck order, top card first: card ids ``[B, 50]`` (or
@@ -162,6 +171,8 @@ class HanabiEnv(VecEnv):
         self._terminated[:] = False
         self._truncated[:] = False
         self._info["illegal"][:] = False
+        self._score[:] = -1
+        self._end[:] = -1
         return self._obs, self._info
 
     # -- views for people and tests ------------------------------------------------------------

@@ -18,7 +18,8 @@ tables; ``num_envs=1`` gives ``[1, ...]``). Differences to know:
   copy), and ``reset``/``step`` change it in place;
 - like JaxMARL's ``step``, a finished game is replaced by a new one at once (auto-reset): the
   returned observations and legal moves are the new game's, rewards and dones the finished
-  game's. ``infos["score"]`` has the returns of the games that ended at this step.
+  game's. ``infos["score"]`` and ``infos["end"]`` have the returns of the games that ended at
+  this step and how they ended (-1 elsewhere).
 - actions: a dict agent -> int array ``[B]`` (only the player to act's entry counts, as in
   JaxMARL), or an int array ``[B]`` of the acting players' moves.
 """
@@ -123,7 +124,7 @@ class HanabiJaxMARL:
         rewards["__all__"] = reward[:, 0]
         dones = {a: done for a in self.agents}
         dones["__all__"] = done
-        infos = {"score": info["score"], "illegal": info["illegal"]}
+        infos = {"score": info["score"], "end": info["end"], "illegal": info["illegal"]}
         return self._obs(obs), self, rewards, dones, infos
 
 

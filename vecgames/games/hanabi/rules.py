@@ -390,6 +390,20 @@ def play_legal(s, i, a, r):
     return reward
 
 
+END_NAMES = ("lives", "perfect", "deck")  # how a game ended
+END_LIVES, END_PERFECT, END_DECK = range(3)
+
+
+@jit
+def end_reason(t):
+    """How the finished game in table row t ended (an END_* code)."""
+    if t[LIFE] == 0:
+        return END_LIVES
+    if t[SCORE] == NUM_TYPES:
+        return END_PERFECT
+    return END_DECK
+
+
 @jit(inline=True)
 def random_legal(s, i, r):
     """A uniformly drawn legal action of the player to act (the game must be running)."""

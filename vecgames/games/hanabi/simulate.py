@@ -19,6 +19,8 @@ from ...core.rng import check_seed, keyed_start, seed_key
 from ...core.validation import check_bool, check_int
 from ...policies import hanabi as policies  # a module: policies.hanabi imports the rules
 from .rules import (
+    END_LIVES,
+    END_NAMES,
     INFO,
     LIFE,
     PLAYER,
@@ -26,6 +28,7 @@ from .rules import (
     TERMINAL,
     TURN,
     Rules,
+    end_reason,
     make_rules,
     new_state,
     play_legal,
@@ -35,8 +38,6 @@ from .rules import (
 )
 
 RUNS = 64  # runs per kernel call (a few per thread), each in its own state slot
-END_NAMES = ("lives", "perfect", "deck")
-END_LIVES, END_PERFECT, END_DECK = range(3)
 KIND_NAMES = ("discard", "play", "hint")
 
 # Per-game columns of ``cols`` (int32).
@@ -48,15 +49,6 @@ T_END = 4
 T_KIND = T_END + len(END_NAMES)
 T_SCORES = T_KIND + len(KIND_NAMES)  # a histogram of scores 0..25
 NUM_TOTALS = T_SCORES + 26
-
-
-@jit
-def _end_reason(t):
-    if t[LIFE] == 0:
-        return END_LIVES
-    if t[SCORE] == 25:
-        return END_PERFECT
-    return END_DECK
 
 
 @jit
@@ -81,7 +73,7 @@ def _play_run(s, slot, r, seat_policy, seed, first_game, lo, hi, rows, totals, c
             discards += a < h
             plays += (a >= h) & (a < 2 * h)
             hints += a >= 2 * h
-        end = _end_reason(t)
+        end = end_reason(t)
         score = t[SCORE] if end != END_LIVES else 0  # the return: 0 once the lives are gone
         totals[slot, T_GAMES] += 1
         totals[slot, T_SCORE] += score
