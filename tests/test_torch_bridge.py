@@ -142,3 +142,20 @@ def test_cuda_staging_matches_env():
         obs_t, reward_t, _, _, info_t = bridge.step(torch.from_numpy(actions).cuda())
         obs, reward, _, _, info = twin.step(actions)
         assert np.array_equal(reward_t.cpu().numpy(), reward)
+
+
+def test_extra_info_arrays_and_every_seat_observations():
+    env = vecgames.make("hanabi", num_envs=8, num_players=3, observers="all", seed=2)
+    bridge = TorchBridge(env, "cpu", info_keys=("score", "legal_moves", "end"))
+    obs_t, info_t = bridge.reset()
+    assert tuple(obs_t.shape) == (8, 3, env.obs_dim)
+    assert set(info_t) == {"action_mask", "current_player", "score", "legal_moves", "end"}
+    assert info_t["legal_moves"].shape == (8, 3, env.num_actions)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        obs_t, reward_t, term_t, trunc_t, info_t = bridge.step(
+            random_legal(info_t["action_mask"].numpy(), rng))
+        ended = term_t.numpy()
+        assert ((info_t["score"].numpy() >= 0) == ended).all()
+    with pytest.raises(ValueError, match="info_keys: 'nope'"):
+        TorchBridge(env, "cpu", info_keys=("nope",))

@@ -11,6 +11,7 @@ torch is imported lazily, so ``import vecgames`` never needs it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -79,52 +80,53 @@ class TorchBridge:
 
     ``reset(seed)`` -> ``(obs_t, info_t)`` and ``step(actions)`` ->
     ``(obs_t, reward_t, terminated_t, truncated_t, info_t)`` where ``info_t`` holds
-    ``"action_mask"`` (bool) and ``"current_player"`` (int32) tensors. dtypes and shapes are the
-    env's (obs float32 [B, obs_dim], reward float32 [B, P], flags bool [B]).
+    ``"action_mask"`` (bool) and ``"current_player"`` (int32) tensors, plus the env's other
+    ``info`` arrays named in ``info_keys`` (e.g. Hanabi's ``"score"``, ``"legal_moves"``).
+    dtypes and shapes are the env's (obs float32 [B, obs_dim] or, for an env observing every
+    seat, [B, P, obs_dim]; reward float32 [B, P]; flags bool [B]).
     """
 
-    def __init__(self, env: Any, device: Any = "cpu"):
+    def __init__(self, env: Any, device: Any = "cpu", info_keys: Sequence[str] = ()):
         self.torch = import_torch()
         self.env = env
         self.device = resolve_device(device)
         self.num_envs: int = env.num_envs
+        known = sorted(k for k, v in env._info.items() if isinstance(v, np.ndarray))
+        for key in info_keys:
+            if key not in known:
+                raise ValueError(f"info_keys: {key!r} is not an info array of this env; "
+                                 f"it has {known}")
+        self.info_keys: tuple[str, ...] = _INFO_KEYS + tuple(
+            k for k in info_keys if k not in _INFO_KEYS)
         self._staged = self.device.type != "cpu"
         self._host: dict[str, torch.Tensor] = {}
         self._dev: dict[str, torch.Tensor] = {}
         self._copied = None  # CUDA event: the last host->device copies were issued before it
-        if self._staged:
-            self._allocate(env)
 
     # -- public API --------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> tuple[torch.Tensor, dict[str, torch.Tensor]]:
         obs, info = self.env.reset(seed=seed)
-        out = self._publish({"obs": obs, **{k: info[k] for k in _INFO_KEYS}})
-        return out["obs"], {k: out[k] for k in _INFO_KEYS}
+        out = self._publish({"obs": obs, **{k: info[k] for k in self.info_keys}})
+        return out["obs"], {k: out[k] for k in self.info_keys}
 
     def step(self, actions: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor,
                                           torch.Tensor, dict[str, torch.Tensor]]:
         obs, reward, terminated, truncated, info = self.env.step(to_numpy_actions(actions))
         arrays = dict(zip(_STEP_KEYS, (obs, reward, terminated, truncated), strict=True))
-        out = self._publish({**arrays, **{k: info[k] for k in _INFO_KEYS}})
-        return (*(out[k] for k in _STEP_KEYS), {k: out[k] for k in _INFO_KEYS})
+        out = self._publish({**arrays, **{k: info[k] for k in self.info_keys}})
+        return (*(out[k] for k in _STEP_KEYS), {k: out[k] for k in self.info_keys})
 
     # -- internals ---------------------------------------------------------------------------
-    def _allocate(self, env: Any) -> None:
-        """Pinned host + device tensors shaped like the env buffers, made once."""
-        torch = self.torch
-        b = self.num_envs
-        shapes = {
-            "obs": ((b, env.obs_dim), torch.float32),
-            "reward": ((b, env.num_players), torch.float32),
-            "terminated": ((b,), torch.bool),
-            "truncated": ((b,), torch.bool),
-            "action_mask": ((b, env.num_actions), torch.bool),
-            "current_player": ((b,), torch.int32),
-        }
-        pin = self.device.type == "cuda"
-        for key, (shape, dtype) in shapes.items():
-            self._host[key] = torch.empty(shape, dtype=dtype, pin_memory=pin)
-            self._dev[key] = torch.empty(shape, dtype=dtype, device=self.device)
+    def _staging(self, key: str, arr: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """The pinned host and device tensors of a buffer, made on its first use with the
+        buffer's shape and dtype, then reused."""
+        if key not in self._host:
+            template = self.torch.from_numpy(arr)
+            pin = self.device.type == "cuda"
+            self._host[key] = self.torch.empty(arr.shape, dtype=template.dtype, pin_memory=pin)
+            self._dev[key] = self.torch.empty(arr.shape, dtype=template.dtype,
+                                              device=self.device)
+        return self._host[key], self._dev[key]
 
     def _publish(self, arrays: dict[str, np.ndarray]) -> dict[str, torch.Tensor]:
         if not self._staged:
@@ -134,8 +136,9 @@ class TorchBridge:
             # the previous async copies may still read the pinned buffers we are about to fill
             self._copied.synchronize()
         for key, arr in arrays.items():
-            np.copyto(self._host[key].numpy(), arr)
-            self._dev[key].copy_(self._host[key], non_blocking=True)
+            host, dev = self._staging(key, arr)
+            np.copyto(host.numpy(), arr)
+            dev.copy_(host, non_blocking=True)
         if self.device.type == "cuda":
             self._copied = self.torch.cuda.Event()
             self._copied.record()
