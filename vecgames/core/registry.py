@@ -16,6 +16,7 @@ GAMES: dict[str, tuple[str, str]] = {
     "holdem": ("vecgames.games.holdem", "HoldemEnv"),
     "liars_dice": ("vecgames.games.liars_dice", "LiarsDiceEnv"),
     "hanabi": ("vecgames.games.hanabi", "HanabiEnv"),
+    "dayaoguai": ("vecgames.games.dayaoguai", "DaYaoguaiEnv"),
 }
 
 

@@ -1,0 +1,179 @@
+"""Whole games inside the kernels: ``vecgames.simulate("dayaoguai", ...)``.
+
+Game g deals from the random stream of global index g under the seed, so any game can be
+replayed alone and results do not depend on the thread count or on how games are blocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numba
+import numpy as np
+import pandas as pd
+from numba import prange
+
+from ...core.bits import popcount
+from ...core.jit import jit
+from ...core.rng import check_seed, keyed_start, seed_key
+from ...core.validation import check_bool, check_int
+from ...policies import dayaoguai as policies  # a module: it imports the rules
+from .rules import (
+    BEANS,
+    MAX_PLAYERS,
+    PICKUPS,
+    PLACE,
+    PLAYER,
+    START,
+    STEPS,
+    Rules,
+    make_rules,
+    new_state,
+    reset_one,
+    rules_to_options,
+    step_one,
+)
+
+RUNS = 64
+MONSTERS = (1 << 12) - 1  # J, Q, K: card ids 0..11
+DISCIPLES = ((1 << 24) - 1) & ~MONSTERS  # 3, 8, 5: ids 12..23
+MASTER_CARDS = ((1 << 28) - 1) & ~((1 << 24) - 1)  # the four 10s
+# Per-game columns of ``cols`` (int32): steps, truncated, pickups, then per seat beans,
+# place, monsters, disciples and masters dealt.
+C_STEPS, C_TRUNC, C_PICKUPS = range(3)
+C_SEAT = 3
+SEAT_COLS = ("beans", "place", "monsters", "disciples", "masters")
+NUM_COLS = C_SEAT + len(SEAT_COLS) * MAX_PLAYERS
+# Per-run totals (int64).
+T_GAMES, T_STEPS, T_TRUNC, T_PICKUPS = range(4)
+T_BEANS = 4
+T_BEANS_SQ = T_BEANS + MAX_PLAYERS
+T_PLACE = T_BEANS_SQ + MAX_PLAYERS
+NUM_TOTALS = T_PLACE + MAX_PLAYERS
+
+
+@jit
+def _play_run(s, slot, r, seat_policy, seed, first_game, lo, hi, rows, totals, cols,
+              reward):
+    fast_random = True
+    for q in range(r.num_players):
+        fast_random &= seat_policy[q] == policies.RANDOM
+    t = s.table[slot]
+    key = seed_key(seed)
+    n = r.num_players
+    for g in range(lo, hi):
+        s.rng[slot] = keyed_start(key, first_game + g)  # (not in a prange body: kept)
+        reset_one(s, slot, r)
+        while True:
+            if fast_random:
+                a = policies.random_legal(s, slot, r)
+            else:
+                a = policies.policy_action(seat_policy[t[PLAYER]], s, slot, r)
+            legal, done, cut = step_one(s, slot, a, r, reward)
+            if done or cut:
+                break
+        totals[slot, T_GAMES] += 1
+        totals[slot, T_STEPS] += t[STEPS]
+        totals[slot, T_TRUNC] += cut
+        totals[slot, T_PICKUPS] += t[PICKUPS]
+        for q in range(n):
+            beans = t[BEANS + q]
+            totals[slot, T_BEANS + q] += beans
+            totals[slot, T_BEANS_SQ + q] += beans * beans
+            totals[slot, T_PLACE + q] += t[PLACE + q]
+        if rows:
+            cols[g, C_STEPS] = t[STEPS]
+            cols[g, C_TRUNC] = cut
+            cols[g, C_PICKUPS] = t[PICKUPS]
+            for q in range(n):
+                start = t[START + q]
+                cols[g, C_SEAT + q] = t[BEANS + q]
+                cols[g, C_SEAT + MAX_PLAYERS + q] = t[PLACE + q]
+                cols[g, C_SEAT + 2 * MAX_PLAYERS + q] = popcount(start & MONSTERS)
+                cols[g, C_SEAT + 3 * MAX_PLAYERS + q] = popcount(start & DISCIPLES)
+                cols[g, C_SEAT + 4 * MAX_PLAYERS + q] = popcount(start & MASTER_CARDS)
+
+
+@jit(parallel=True)
+def _play_all(s, r, seat_policy, seed, first_game, n, rows, totals, cols, rewards):
+    runs = totals.shape[0]
+    for c in prange(runs):
+        _play_run(s, c, r, seat_policy, seed, first_game, (n * c) // runs,
+                  (n * (c + 1)) // runs, rows, totals, cols, rewards[c])
+
+
+def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
+    names = [policy] * num_players if isinstance(policy, str) else list(policy)
+    if len(names) != num_players:
+        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
+                         f"got {len(names)}")
+    for name in names:
+        if name not in policies.POLICIES:
+            raise ValueError(f"policy must be one of {policies.POLICIES}, got {name!r}")
+    return np.array([policies.POLICIES.index(name) for name in names], dtype=np.int64)
+
+
+MAX_ROWS = 50_000_000
+
+
+def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+             summary: bool = False, first_game: int = 0, num_threads: int | None = None,
+             **options: Any) -> pd.DataFrame:
+    """Play ``num_games`` whole games; one row per game, or per seat with ``summary=True``.
+
+    Per-game columns: ``game, steps, truncated, pickups``, then per seat ``beans_p`` (beans
+    won or paid), ``place_p`` (finishing place 1..P; the last seat holding cards is placed
+    last; 0 in a truncated game for seats still holding cards), and what it was dealt:
+    ``monsters_p`` (J, Q, K), ``disciples_p`` (3, 8, 5), ``masters_p`` (10s). Summary: per seat
+    ``mean_beans``, ``std_beans``, ``mean_place``, with ``mean_steps``, ``truncated`` and
+    ``mean_pickups`` in ``df.attrs``. ``policy``: ``random``, ``weakest`` or ``pickup`` for
+    every seat, or a list with one per seat.
+    """
+    rules: Rules = make_rules(**options)
+    num_games = check_int(num_games, "num_games", 1, 2**40)
+    first_game = check_int(first_game, "first_game", 0, 2**62)
+    seed64 = check_seed(seed)
+    summary = check_bool(summary, "summary")
+    seat_policy = resolve_policies(policy, rules.num_players)
+    if not summary and num_games > MAX_ROWS:
+        raise ValueError(f"num_games above {MAX_ROWS:,} needs summary=True, got {num_games:,}")
+    previous = numba.get_num_threads()
+    if num_threads is not None:
+        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
+                                        numba.config.NUMBA_NUM_THREADS))
+    try:
+        runs = min(num_games, RUNS)
+        totals = np.zeros((runs, NUM_TOTALS), np.int64)
+        cols = np.zeros((0 if summary else num_games, NUM_COLS), np.int32)
+        rewards = np.zeros((runs, MAX_PLAYERS), np.float32)
+        _play_all(new_state(runs), rules, seat_policy, seed64, first_game, num_games,
+                  not summary, totals, cols, rewards)
+    finally:
+        numba.set_num_threads(previous)
+    n = rules.num_players
+    if summary:
+        tot = totals.sum(axis=0)
+        games = int(tot[T_GAMES])
+        mean = tot[T_BEANS:T_BEANS + n] / games
+        df = pd.DataFrame({
+            "seat": np.arange(n), "games": games, "mean_beans": mean,
+            "std_beans": np.sqrt(np.maximum(tot[T_BEANS_SQ:T_BEANS_SQ + n] / games - mean**2,
+                                            0.0)),
+            "mean_place": tot[T_PLACE:T_PLACE + n] / games,
+        })
+        df.attrs.update(mean_steps=tot[T_STEPS] / games, truncated=int(tot[T_TRUNC]),
+                        mean_pickups=tot[T_PICKUPS] / games)
+    else:
+        data: dict[str, Any] = {
+            "game": first_game + np.arange(num_games, dtype=np.int64),
+            "steps": cols[:, C_STEPS], "truncated": cols[:, C_TRUNC].astype(bool),
+            "pickups": cols[:, C_PICKUPS]}
+        for k, name in enumerate(SEAT_COLS):
+            for p in range(n):
+                data[f"{name}_{p}"] = cols[:, C_SEAT + k * MAX_PLAYERS + p]
+        df = pd.DataFrame(data)
+    df.attrs.update(game="dayaoguai", seed=int(seed64), num_games=num_games,
+                    policy=[policies.POLICIES[k] for k in seat_policy],
+                    rules=rules_to_options(rules))
+    return df
