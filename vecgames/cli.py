@@ -29,7 +29,8 @@ TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report",
                            "holdem": "analysis.holdem_report",
-                           "hanabi": "analysis.hanabi_report"}
+                           "hanabi": "analysis.hanabi_report",
+                           "dayaoguai": "analysis.dayaoguai_report"}
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
     "--players": "num_players",
@@ -44,6 +45,8 @@ RULE_FLAGS: dict[str, str] = {
     "--big-blind": "big_blind",
     "--dice": "dice",
     "--rounds": "num_rounds",
+    "--base": "base",
+    "--max-steps": "max_steps",
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
@@ -126,7 +129,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="policy name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
                         "check, strength; liars_dice: random, heuristic; hanabi: random, "
-                        "rules)")
+                        "rules; dayaoguai: random, weakest, pickup)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     p.add_argument("--summary", action="store_true",
@@ -146,6 +149,9 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--big-blind", type=int, help="holdem: big blind (2)")
     rules.add_argument("--dice", type=int, help="liars_dice: dice per player (5)")
     rules.add_argument("--rounds", type=int, help="liars_dice: rounds per match (1)")
+    rules.add_argument("--base", type=int, help="dayaoguai: beans per card picked up (1)")
+    rules.add_argument("--max-steps", type=int,
+                       help="dayaoguai: steps before a game is truncated (1000)")
 
 
 # ---------------------------------------------------------------- simulate
@@ -282,6 +288,33 @@ def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
           f"kernel load/compile {startup:.2f} s")
 
 
+def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
+                             elapsed: float) -> None:
+    from analysis.dayaoguai_report import game_table, seat_table
+
+    g = game_table(df).iloc[0]
+    seats = seat_table(df)
+    print(f"{args.game}: {args.games:,} games, {g['players']} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    places = ["mean_place_all"] if args.summary else ["mean_place", "win_share"]
+    print(seats[["seat", "seat_policy", "mean_beans", "ci95", "std_beans", *places]].rename(
+        columns={"seat_policy": "policy"}).to_string(index=False, formatters={
+            "mean_beans": "{:+.3f}".format, "ci95": "±{:.3f}".format,
+            "std_beans": "{:.2f}".format, "mean_place": "{:.3f}".format,
+            "mean_place_all": "{:.3f}".format, "win_share": "{:.4f}".format}))
+    print("beans: mean with its 95% CI over all games; place: "
+          + ("mean with 0 for seats still holding cards in a truncated game" if args.summary
+             else f"over the {g['finished']:,} finished games (truncated ones left out)"))
+    print(f"steps: mean {g['mean_steps']:.1f} per game"
+          + ("" if args.summary or not g["finished"]
+             else f" ({g['mean_steps_finished']:.1f} in finished games)")
+          + f"; pickups: mean {g['mean_pickups']:.1f} per game; truncated at max_steps "
+          f"{g['max_steps']}: {100 * g['truncated_share']:.2f}% ({g['truncated']:,} games)")
+    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
+          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
+          f"kernel load/compile {startup:.2f} s")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
@@ -310,6 +343,8 @@ def _simulate(args: argparse.Namespace) -> int:
         _print_liars_dice_summary(args, df, t1 - t0, elapsed)
     elif args.game == "hanabi":
         _print_hanabi_summary(args, df, t1 - t0, elapsed)
+    elif args.game == "dayaoguai":
+        _print_dayaoguai_summary(args, df, t1 - t0, elapsed)
     else:
         _print_generic_summary(args, df, t1 - t0, elapsed)
     if args.csv:

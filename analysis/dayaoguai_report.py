@@ -1,0 +1,479 @@
+"""The Da Yaoguai 打妖怪 simulation report: game length, pickups, truncation, beans by seat and
+policy, and how the dealt hand predicts the finishing place.
+
+>>> from analysis.dayaoguai_report import compare_policies, write_report
+>>> frames = compare_policies(20_000, ("weakest", ["weakest", "random", "random", "random"]))
+>>> paths = write_report(frames, "dayaoguai.md")
+
+Every table function takes one frame or several: a dict ``label -> DataFrame``, a list of
+frames, a single frame (labelled by ``df.attrs["policy"]``: ``weakest`` or
+``weakest,random,random,random``) or a concatenation with a ``policy`` column. Frames are the
+per-game rows of ``vecgames.simulate("dayaoguai", ...)``; ``game_table`` and ``seat_table`` also
+accept ``summary=True`` frames.
+
+Truncated games (``max_steps`` reached with two or more seats still holding cards) count in
+the game length, pickup, truncation and bean tables: their beans are the transfers made up to
+the cut. The finishing place, win share and the starting-hand tables use finished games only,
+where the places are a complete 1..P order; a truncated game's partial places (seats already
+out keep theirs, the others 0) stay in the raw data.
+
+Mean beans come with a 95% confidence interval (normal approximation, mean ± 1.96·s/√n with
+the sample std s); the hand model is an ordinary least-squares fit of the place on the numbers
+of monsters and masters dealt (disciples are the rest of the hand: monsters + disciples +
+masters = the hand size, so they cannot all enter).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from analysis.hanabi_report import Z95, Frames, as_frames
+from analysis.zhajinhua_report import (
+    QUANTILES,
+    _load_pyplot_free_figure,
+    _policy_text,
+    md_table,
+    write_tables,
+)
+
+HAND = ("monsters", "disciples", "masters")  # J/Q/K, 3/8/5, 10s dealt (per-seat columns)
+MODEL_TERMS = ("intercept", "monsters", "masters")  # disciples: the rest of the hand
+
+
+# ---------------------------------------------------------------- inputs
+
+
+def _is_summary(df: pd.DataFrame) -> bool:
+    return "mean_beans" in df.columns and "steps" not in df.columns
+
+
+def num_seats(df: pd.DataFrame) -> int:
+    """Seats of a per-game or summary frame."""
+    if _is_summary(df):
+        return len(df)
+    n = sum(1 for c in df.columns if str(c).startswith("beans_"))
+    if n == 0:
+        raise ValueError("expected a frame from vecgames.simulate('dayaoguai', ...) with "
+                         "beans_<seat> columns (or a summary=True frame)")
+    return n
+
+
+def seat_policies(df: pd.DataFrame) -> list[str]:
+    """The policy of every seat, from ``attrs["policy"]`` (a list, one name, or a comma label
+    with one name per seat)."""
+    n = num_seats(df)
+    names = df.attrs.get("policy", "?")
+    if isinstance(names, str):
+        names = names.split(",") if names.count(",") == n - 1 else [names] * n
+    names = [str(p) for p in names]
+    return names if len(names) == n else ["?"] * n
+
+
+def _per_game(df: pd.DataFrame, what: str) -> None:
+    if _is_summary(df) or "steps" not in df.columns:
+        raise ValueError(f"{what} needs the per-game rows of vecgames.simulate('dayaoguai', "
+                         "...) (summary=False)")
+
+
+def _seat_matrix(df: pd.DataFrame, name: str) -> np.ndarray:
+    """``[games, seats]`` int64 array of the per-seat columns ``<name>_<seat>``."""
+    return np.stack([df[f"{name}_{p}"].to_numpy() for p in range(num_seats(df))],
+                    axis=1).astype(np.int64)
+
+
+def _finished(df: pd.DataFrame) -> np.ndarray:
+    return ~df["truncated"].to_numpy().astype(bool)
+
+
+def _max_steps(df: pd.DataFrame) -> Any:
+    return df.attrs.get("rules", {}).get("max_steps", np.nan)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def mean_ci(x: np.ndarray, z: float = Z95) -> dict[str, float]:
+    """Count, mean, sample std (ddof=1) and the 95% CI half-width and bounds of the mean."""
+    x = np.asarray(x, dtype=np.float64)
+    n = x.size
+    if n == 0:
+        return {"n": 0, "mean": np.nan, "std": np.nan, "ci95": np.nan, "ci_low": np.nan,
+                "ci_high": np.nan}
+    mean = float(x.mean())
+    std = float(x.std(ddof=1)) if n > 1 else np.nan
+    half = z * std / np.sqrt(n) if n > 1 else np.nan
+    return {"n": n, "mean": mean, "std": std, "ci95": half, "ci_low": mean - half,
+            "ci_high": mean + half}
+
+
+def game_table(data: Frames) -> pd.DataFrame:
+    """Per policy: players, games, max_steps, truncated games and their share, finished
+    games, mean steps and pickups per game (all games), mean steps of the finished games and
+    the mean number of seats out of cards in the truncated games (NaN for summary frames)."""
+    rows = []
+    for label, df in as_frames(data).items():
+        row: dict[str, Any] = {"policy": label, "players": num_seats(df)}
+        if _is_summary(df):
+            games = int(df["games"].iloc[0])
+            truncated = int(df.attrs["truncated"])
+            row.update(games=games, max_steps=_max_steps(df), truncated=truncated,
+                       truncated_share=truncated / max(games, 1), finished=games - truncated,
+                       mean_steps=float(df.attrs["mean_steps"]),
+                       mean_pickups=float(df.attrs["mean_pickups"]),
+                       mean_steps_finished=np.nan, out_when_truncated=np.nan)
+        else:
+            done = _finished(df)
+            steps = df["steps"].to_numpy()
+            out = (_seat_matrix(df, "place")[~done] > 0).sum(axis=1)
+            row.update(games=len(df), max_steps=_max_steps(df), truncated=int((~done).sum()),
+                       truncated_share=float((~done).mean()) if len(df) else np.nan,
+                       finished=int(done.sum()), mean_steps=float(steps.mean()),
+                       mean_pickups=float(df["pickups"].mean()),
+                       mean_steps_finished=float(steps[done].mean()) if done.any() else np.nan,
+                       out_when_truncated=float(out.mean()) if out.size else np.nan)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def length_table(data: Frames) -> pd.DataFrame:
+    """Per policy and measure (steps, pickups of all games; steps and pickups of the finished
+    games only): games, mean, std, min, quantiles p5..p99 (observed values) and max. A measure
+    with no games (no finished game) is left out."""
+    rows = []
+    for label, df in as_frames(data).items():
+        _per_game(df, "length_table")
+        done = _finished(df)
+        for measure, col, keep in (("steps", "steps", None), ("pickups", "pickups", None),
+                                   ("steps (finished)", "steps", done),
+                                   ("pickups (finished)", "pickups", done)):
+            v = df[col].to_numpy()
+            v = v if keep is None else v[keep]
+            if v.size == 0:
+                continue
+            q = np.quantile(v, QUANTILES, method="inverted_cdf")
+            rows.append({"policy": label, "measure": measure, "games": v.size,
+                         "mean": float(v.mean()), "std": float(v.std()), "min": int(v.min()),
+                         **{f"p{round(100 * p)}": int(x)
+                            for p, x in zip(QUANTILES, q, strict=True)},
+                         "max": int(v.max())})
+    return pd.DataFrame(rows)
+
+
+def distribution(data: Frames, column: str = "steps", max_bins: int = 40) -> pd.DataFrame:
+    """Histogram of a per-game column (``steps`` or ``pickups``) with the same bins for every
+    policy: ``low``, ``high`` (inclusive), then ``<policy>_games`` and ``<policy>_share``.
+    Truncated games end at max_steps exactly, so they sit in the last steps bin."""
+    frames = as_frames(data)
+    values = {}
+    for label, df in frames.items():
+        _per_game(df, "distribution")
+        values[label] = df[column].to_numpy().astype(np.int64)
+    nonempty = [v for v in values.values() if v.size]
+    if not nonempty:
+        return pd.DataFrame(columns=["low", "high"])
+    lo = min(int(v.min()) for v in nonempty)
+    hi = max(int(v.max()) for v in nonempty)
+    width = max(1, -(-(hi - lo + 1) // max_bins))
+    bins = (hi - lo) // width + 1
+    low = lo + width * np.arange(bins)
+    out = pd.DataFrame({"low": low, "high": low + width - 1})
+    for label, v in values.items():
+        counts = np.bincount((v - lo) // width, minlength=bins)
+        out[f"{label}_games"] = counts
+        out[f"{label}_share"] = counts / max(v.size, 1)
+    return out
+
+
+def seat_table(data: Frames) -> pd.DataFrame:
+    """Per policy and seat: the seat's policy, games, mean beans with the 95% CI (half-width
+    and bounds), std of the beans (sample), mean place over all games with 0 for seats still
+    holding cards at a truncation (``mean_place_all``, as simulate's summary), and over the
+    finished games only: games, mean beans, mean place and win share (place 1; NaN for
+    summary frames)."""
+    rows = []
+    for label, df in as_frames(data).items():
+        names = seat_policies(df)
+        if _is_summary(df):
+            for p, r in enumerate(df.itertuples(index=False)):
+                n = int(r.games)
+                std = float(r.std_beans) * np.sqrt(n / (n - 1)) if n > 1 else np.nan
+                half = Z95 * std / np.sqrt(n) if n > 1 else np.nan
+                rows.append({"policy": label, "seat": p, "seat_policy": names[p], "games": n,
+                             "mean_beans": float(r.mean_beans), "ci95": half,
+                             "ci_low": r.mean_beans - half, "ci_high": r.mean_beans + half,
+                             "std_beans": std, "mean_place_all": float(r.mean_place),
+                             "finished": np.nan, "mean_beans_finished": np.nan,
+                             "mean_place": np.nan, "win_share": np.nan})
+            continue
+        beans, place = _seat_matrix(df, "beans"), _seat_matrix(df, "place")
+        done = _finished(df)
+        for p in range(num_seats(df)):
+            s = mean_ci(beans[:, p])
+            fin = place[done, p]
+            rows.append({"policy": label, "seat": p, "seat_policy": names[p],
+                         "games": s["n"], "mean_beans": s["mean"], "ci95": s["ci95"],
+                         "ci_low": s["ci_low"], "ci_high": s["ci_high"], "std_beans": s["std"],
+                         "mean_place_all": float(place[:, p].mean()) if len(df) else np.nan,
+                         "finished": int(done.sum()),
+                         "mean_beans_finished": (float(beans[done, p].mean()) if fin.size
+                                                 else np.nan),
+                         "mean_place": float(fin.mean()) if fin.size else np.nan,
+                         "win_share": float((fin == 1).mean()) if fin.size else np.nan})
+    return pd.DataFrame(rows)
+
+
+def _hand_rows(df: pd.DataFrame) -> dict[str, dict[str, np.ndarray]]:
+    """Seat-games of the finished games by seat policy: place, beans and the dealt counts."""
+    _per_game(df, "the hand tables")
+    done = _finished(df)
+    names = np.array(seat_policies(df))
+    cols = {c: _seat_matrix(df, c)[done] for c in ("place", "beans", *HAND)}
+    out = {}
+    for name in dict.fromkeys(names):  # seat policies in seat order
+        seats = np.flatnonzero(names == name)
+        out[str(name)] = {c: m[:, seats].ravel() for c, m in cols.items()}
+    return out
+
+
+def hand_table(data: Frames) -> pd.DataFrame:
+    """Finished games only, per policy, seat policy, feature (monsters, disciples, masters)
+    and number of those cards dealt: seat-games, mean place with its 95% CI, win share
+    (place 1), last-place share and mean beans."""
+    rows = []
+    for label, df in as_frames(data).items():
+        n = num_seats(df)
+        for name, r in _hand_rows(df).items():
+            for feature in HAND:
+                x = r[feature]
+                for k in np.unique(x):
+                    sel = x == k
+                    s = mean_ci(r["place"][sel])
+                    rows.append({"policy": label, "seat_policy": name, "feature": feature,
+                                 "count": int(k), "seats": s["n"], "mean_place": s["mean"],
+                                 "ci95": s["ci95"],
+                                 "win_share": float((r["place"][sel] == 1).mean()),
+                                 "last_share": float((r["place"][sel] == n).mean()),
+                                 "mean_beans": float(r["beans"][sel].mean())})
+    return pd.DataFrame(rows, columns=["policy", "seat_policy", "feature", "count", "seats",
+                                       "mean_place", "ci95", "win_share", "last_share",
+                                       "mean_beans"])
+
+
+def _corr(x: np.ndarray, y: np.ndarray) -> float:
+    if x.size < 2 or x.std() == 0 or y.std() == 0:
+        return np.nan
+    return float(np.corrcoef(x, y)[0, 1])
+
+
+def hand_correlations(data: Frames) -> pd.DataFrame:
+    """Finished games only, per policy, seat policy and feature: seat-games and the Pearson
+    correlation of the number of those cards dealt with the place (negative: more of them,
+    a better place), with winning (place 1) and with the beans."""
+    rows = []
+    for label, df in as_frames(data).items():
+        for name, r in _hand_rows(df).items():
+            win = (r["place"] == 1).astype(np.float64)
+            for feature in HAND:
+                x = r[feature].astype(np.float64)
+                rows.append({"policy": label, "seat_policy": name, "feature": feature,
+                             "seats": x.size, "mean_dealt": float(x.mean()) if x.size else np.nan,
+                             "r_place": _corr(x, r["place"].astype(np.float64)),
+                             "r_win": _corr(x, win),
+                             "r_beans": _corr(x, r["beans"].astype(np.float64))})
+    return pd.DataFrame(rows)
+
+
+def hand_model(data: Frames) -> pd.DataFrame:
+    """Finished games only, per policy and seat policy: the least-squares fit
+    place = intercept + b_m·monsters + b_t·masters (a monster or a master in place of a
+    disciple; the hand size is fixed) with each coefficient's standard error and 95% CI, the
+    seat-games and R². NaN where the fit is not determined."""
+    rows = []
+    for label, df in as_frames(data).items():
+        for name, r in _hand_rows(df).items():
+            y = r["place"].astype(np.float64)
+            X = np.column_stack([np.ones_like(y), r["monsters"], r["masters"]])
+            n, k = X.shape
+            coef = se = np.full(k, np.nan)
+            r2 = np.nan
+            if n > k and np.linalg.matrix_rank(X) == k:
+                xtx_inv = np.linalg.inv(X.T @ X)
+                coef = xtx_inv @ (X.T @ y)
+                resid = y - X @ coef
+                se = np.sqrt(np.diag(xtx_inv) * (resid @ resid) / (n - k))
+                ss = float(((y - y.mean()) ** 2).sum())
+                r2 = 1 - float(resid @ resid) / ss if ss > 0 else np.nan
+            for j, term in enumerate(MODEL_TERMS):
+                rows.append({"policy": label, "seat_policy": name, "term": term,
+                             "seats": n, "coef": float(coef[j]), "se": float(se[j]),
+                             "ci95": Z95 * float(se[j]), "r2": r2})
+    return pd.DataFrame(rows)
+
+
+def report_tables(data: Frames) -> dict[str, pd.DataFrame]:
+    """Every table of the report by name (the CSV suffix)."""
+    frames = as_frames(data)
+    return {"games": game_table(frames), "lengths": length_table(frames),
+            "steps_hist": distribution(frames, "steps"),
+            "pickups_hist": distribution(frames, "pickups"), "seats": seat_table(frames),
+            "hands": hand_table(frames), "hand_correlations": hand_correlations(frames),
+            "hand_model": hand_model(frames)}
+
+
+def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = (
+        "random", "weakest", "pickup"), num_players: int = 4, seed: int = 0, **options: Any
+                     ) -> dict[str, pd.DataFrame]:
+    """``vecgames.simulate("dayaoguai", num_games, policy=p, ...)`` for each policy (a name
+    for every seat or a list with one per seat), same seed and so the same deals; frames by
+    label. ``options``: more simulate keywords (``num_threads``, ``summary``, ``base``,
+    ``max_steps``)."""
+    import vecgames
+
+    frames: dict[str, pd.DataFrame] = {}
+    for policy in policies:
+        df = vecgames.simulate("dayaoguai", num_games, policy=policy, seed=seed,
+                               num_players=num_players, **options)
+        frames[policy if isinstance(policy, str) else ",".join(policy)] = df
+    return frames
+
+
+# ---------------------------------------------------------------- the report
+
+
+def _plot_lengths(Figure, steps: pd.DataFrame, pickups: pd.DataFrame, labels: list[str],
+                  path: Path) -> None:
+    fig = Figure(figsize=(10, 4))
+    axes = fig.subplots(1, 2)
+    for ax, dist, name in ((axes[0], steps, "steps"), (axes[1], pickups, "pickups")):
+        for label in labels:
+            if f"{label}_share" in dist:
+                ax.step(dist["low"], dist[f"{label}_share"], where="post", label=label)
+        ax.set_yscale("log")
+        ax.set_xlabel(f"{name} per game")
+        ax.set_ylabel("share of games (log scale)")
+    axes[0].set_title("game length (truncated games in the last bin)")
+    axes[1].set_title("pickups per game")
+    axes[0].legend(title="policy", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def _plot_hands(Figure, hands: pd.DataFrame, path: Path) -> None:
+    fig = Figure(figsize=(11, 4.2))
+    axes = fig.subplots(1, len(HAND), sharey=True)
+    for ax, feature in zip(axes, HAND, strict=True):
+        t = hands[(hands["feature"] == feature) & (hands["seats"] >= 30)]
+        for (label, name), g in t.groupby(["policy", "seat_policy"], sort=False):
+            tag = label if label == name else f"{label}: {name} seats"
+            ax.errorbar(g["count"], g["mean_place"], yerr=g["ci95"], marker="o", capsize=3,
+                        label=tag)
+        ax.set_xlabel(f"{feature} dealt")
+        ax.set_title(feature)
+        if len(t):
+            ax.set_xticks(range(int(t["count"].max()) + 1))
+    axes[0].set_ylabel("mean place (finished games)")
+    axes[0].invert_yaxis()
+    handles, labels = axes[0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 3),
+                   fontsize="small")
+    fig.tight_layout(rect=(0, 0.1 if handles else 0, 1, 1))
+    fig.savefig(path, dpi=100)
+
+
+def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -> list[str]:
+    lines = [f"# {title}", "",
+             "Statistics of simulated Da Yaoguai 打妖怪 games "
+             "(`vecgames.simulate(\"dayaoguai\", ...)`), one row per game in the raw data.", ""]
+    for label, df in frames.items():
+        a = df.attrs
+        text = (f"- **{label}**: {len(df):,} games, policy "
+                f"{_policy_text(a.get('policy', label))}, seed {a.get('seed', '?')}")
+        if "rules" in a:
+            text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
+        lines.append(text)
+    if elapsed is not None:
+        games = sum(len(df) for df in frames.values())
+        rate = f" ({games / elapsed:,.0f} games/s)" if elapsed > 0 else ""
+        lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    lines += ["", "Steps = actions taken (plays and pickups). A game is truncated when it "
+              "reaches max_steps with two or more seats still holding cards. Beans = the bean "
+              "transfers of the game (a pickup of n cards costs n·base·(P-1), every other seat "
+              "gains n·base; they sum to 0 over the seats), also for truncated games, up to the "
+              "cut. Place = the finishing order (1 = first out of cards); place, win share and "
+              "the starting-hand tables use **finished games only** (truncated games left out, "
+              "their partial places stay in the raw data). CI95 = half-width of the 95% "
+              "confidence interval of the mean (mean ± 1.96·s/√n, s the sample std).", ""]
+    return lines
+
+
+def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
+                 title: str = "Da Yaoguai simulation report", plots: bool = True
+                 ) -> list[Path]:
+    """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
+    plots as ``<stem>_lengths.png`` and ``<stem>_hands.png`` beside it (need matplotlib;
+    skipped with a note otherwise). ``data``: per-game frames (see the module doc);
+    ``elapsed`` = simulation seconds for the intro. Returns the written paths, the Markdown
+    file first."""
+    t0 = time.perf_counter()
+    path_md = Path(path_md)
+    frames = as_frames(data)
+    tables = report_tables(frames)
+    stem, written = write_tables(tables, path_md)
+    paths = [path_md, *written.values()]
+    pct = ("truncated_share", "win_share", "last_share",
+           *(f"{label}_share" for label in frames))
+    signed = ("mean_beans", "ci_low", "ci_high", "mean_beans_finished", "coef", "r_place",
+              "r_win", "r_beans")
+    Figure = _load_pyplot_free_figure() if plots else None
+    note = ["_Plots skipped: matplotlib is not installed (`pip install -e \".[report]\"`)._",
+            ""] if plots and Figure is None else []
+    lines = _intro(frames, elapsed, title) + note
+    lines += ["## Games and truncation", "", "truncated: games cut at max_steps; "
+              "out_when_truncated: seats already out of cards when such a game was cut "
+              "(mean); mean_steps_finished: the length of the games that ended.", "",
+              md_table(tables["games"], pct), ""]
+    lines += ["## Game length and pickups", "", "Steps and pickups per game: mean, std, "
+              "min, quantiles (observed values) and max, over all games (truncated ones end "
+              "at max_steps) and over the finished games.", "",
+              md_table(tables["lengths"], pct), ""]
+    if Figure is not None:
+        png = Path(f"{stem}_lengths.png")
+        _plot_lengths(Figure, tables["steps_hist"], tables["pickups_hist"], list(frames), png)
+        paths.append(png)
+        lines += [f"![game length and pickups]({png.name})", ""]
+    lines += [f"Histograms with the same bins for every policy: `{stem.name}_steps_hist.csv`, "
+              f"`{stem.name}_pickups_hist.csv`.", ""]
+    lines += ["## Beans and place by seat", "", "Per seat: mean beans over all games with "
+              "the 95% CI; mean_place_all counts 0 for seats still holding cards at a "
+              "truncation (as the summary mode); finished, mean_beans_finished, mean_place "
+              "and win_share (place 1) are over the finished games only.", "",
+              md_table(tables["seats"], pct, signed), ""]
+    lines += ["## Starting hand and finishing place", "", "Finished games only, seat-games "
+              "pooled over the seats of each seat policy: mean place (with its 95% CI), win "
+              "and last-place shares and mean beans by the number of monsters (J, Q, K), "
+              "disciples (3, 8, 5) and masters (10s) dealt.", ""]
+    if Figure is not None:
+        png = Path(f"{stem}_hands.png")
+        _plot_hands(Figure, tables["hands"], png)
+        paths.append(png)
+        lines += [f"![mean place by hand]({png.name})", "",
+                  "_(Plotted: groups of at least 30 seat-games, with the 95% CI.)_", ""]
+    lines += [md_table(tables["hands"], pct, signed), ""]
+    lines += ["### Correlations", "", "Pearson correlation of the number of cards dealt with "
+              "the place (negative = a better place), with winning and with the beans.", "",
+              md_table(tables["hand_correlations"], pct, signed), ""]
+    lines += ["### Linear model", "", "Least squares place = intercept + b·monsters + "
+              "b·masters: the change in place for a monster or a master dealt instead of a "
+              "disciple (monsters + disciples + masters = the hand size). se = standard error, "
+              "ci95 = 1.96·se.", "", md_table(tables["hand_model"], pct, signed), ""]
+    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
+              f"`{stem.name}_<table>.csv`._", ""]
+    path_md.write_text("\n".join(lines), encoding="utf-8")
+    return paths
