@@ -3,8 +3,10 @@
 - ``random``: uniform over the legal actions.
 - ``weakest``: always beat with the weakest card that beats (weakest = the earliest rank in
   J, Q, K, 3, 8, 5, 10); lead the weakest card held; pick up only when nothing beats.
-- ``pickup``: like ``weakest``, but picks up small piles early (one or two cards on the table),
-  before they grow, even when it could beat.
+- ``pickup``: like ``weakest``, but picks up a small pile early (one or two cards on the
+  table) rather than spend a strong card on it: when the weakest card that beats is a 5 (悟空)
+  or a 10 (唐僧). (Picking up every small pile makes a table of such players hand single
+  cards back and forth for ever.)
 """
 
 from __future__ import annotations
@@ -25,12 +27,16 @@ def weakest(s, i, r):
     return lowest_bit(cards) if cards != 0 else PASS
 
 
+STRONG_RANK = 5  # 5 and 10: rank index 5 and 6
+
+
 @jit
 def pickup(s, i, r):
     t = s.table[i]
-    if 0 < t[TABLE_N] <= SMALL_PILE and t[TABLE_N] > 0 and (legal_bits(t, r) >> PASS) & 1:
-        return PASS
-    return weakest(s, i, r)
+    a = weakest(s, i, r)
+    if a != PASS and 0 < t[TABLE_N] <= SMALL_PILE and a // 4 >= STRONG_RANK:
+        return PASS  # keep the strong card; the pile is still small
+    return a
 
 
 @jit
