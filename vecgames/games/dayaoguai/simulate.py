@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 from numba import prange
@@ -17,6 +16,7 @@ from numba import prange
 from ...core.bits import popcount
 from ...core.jit import jit
 from ...core.rng import check_seed, keyed_start, seed_key
+from ...core.simulation import numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies import dayaoguai as policies  # a module: it imports the rules
 from .rules import (
@@ -103,17 +103,6 @@ def _play_all(s, r, seat_policy, seed, first_game, n, rows, totals, cols, reward
                   (n * (c + 1)) // runs, rows, totals, cols, rewards[c])
 
 
-def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
-    names = [policy] * num_players if isinstance(policy, str) else list(policy)
-    if len(names) != num_players:
-        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
-                         f"got {len(names)}")
-    for name in names:
-        if name not in policies.POLICIES:
-            raise ValueError(f"policy must be one of {policies.POLICIES}, got {name!r}")
-    return np.array([policies.POLICIES.index(name) for name in names], dtype=np.int64)
-
-
 MAX_ROWS = 50_000_000
 
 
@@ -135,22 +124,16 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     first_game = check_int(first_game, "first_game", 0, 2**62)
     seed64 = check_seed(seed)
     summary = check_bool(summary, "summary")
-    seat_policy = resolve_policies(policy, rules.num_players)
+    seat_policy = resolve_policies(policy, rules.num_players, policies.POLICIES)
     if not summary and num_games > MAX_ROWS:
         raise ValueError(f"num_games above {MAX_ROWS:,} needs summary=True, got {num_games:,}")
-    previous = numba.get_num_threads()
-    if num_threads is not None:
-        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
-                                        numba.config.NUMBA_NUM_THREADS))
-    try:
+    with numba_threads(num_threads):
         runs = min(num_games, RUNS)
         totals = np.zeros((runs, NUM_TOTALS), np.int64)
         cols = np.zeros((0 if summary else num_games, NUM_COLS), np.int32)
         rewards = np.zeros((runs, MAX_PLAYERS), np.float32)
         _play_all(new_state(runs), rules, seat_policy, seed64, first_game, num_games,
                   not summary, totals, cols, rewards)
-    finally:
-        numba.set_num_threads(previous)
     n = rules.num_players
     if summary:
         tot = totals.sum(axis=0)

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
+from ...core.simulation import numba_threads
 from ...core.validation import check_bool, check_int
 from ...poker.seven_card import category_of
 from ...policies import holdem as policies  # a module: importable mid-cycle
@@ -144,8 +144,8 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
                   "big_blind": rules.big_blind}
     if summary:
         totals = np.zeros((SLOTS, 5 * n + 6))
-        _with_threads(num_threads, lambda: _summary_kernel(state, rules, seat_policy, seed_u64,
-                                                           first_game, num_games, totals))
+        with numba_threads(num_threads):
+            _summary_kernel(state, rules, seat_policy, seed_u64, first_game, num_games, totals)
         return _summary_frame(totals.sum(axis=0), n, num_games, names, rules_attr)
     chips = np.zeros((num_games, n), np.int32)
     button = np.zeros(num_games, np.int8)
@@ -155,9 +155,9 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     vpip = np.zeros(num_games, np.int16)
     pfr = np.zeros(num_games, np.int16)
     category = np.zeros((num_games, n), np.int8)
-    _with_threads(num_threads, lambda: _simulate_kernel(
-        state, rules, seat_policy, seed_u64, first_game, chips, button, end_street, showdown,
-        pot, vpip, pfr, category))
+    with numba_threads(num_threads):
+        _simulate_kernel(state, rules, seat_policy, seed_u64, first_game, chips, button,
+                         end_street, showdown, pot, vpip, pfr, category)
     frame = pd.DataFrame({f"chips_{p}": chips[:, p] for p in range(n)})
     frame["button"] = button
     frame["end_street"] = pd.Categorical.from_codes(end_street, STREET_NAMES[:4])
@@ -172,17 +172,6 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     frame.attrs["policies"] = names
     frame.attrs["rules"] = rules_attr
     return frame
-
-
-def _with_threads(num_threads: int | None, run) -> None:
-    before = numba.get_num_threads()
-    if num_threads is not None:
-        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
-                                        numba.config.NUMBA_NUM_THREADS))
-    try:
-        run()
-    finally:
-        numba.set_num_threads(before)
 
 
 def _summary_frame(totals: np.ndarray, n: int, hands: int, names: list[str],

@@ -10,13 +10,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, keyed_start, seed_key
+from ...core.simulation import numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
 from .bids import MODE_NAMES, bid_count, bid_face, bid_mode
@@ -137,18 +137,6 @@ def _play_all(s, r, seat_policy, threshold, seed, first_game, n, rows, totals, c
                   (n * (c + 1)) // slots, rows, totals, cols)
 
 
-def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
-    """A policy name for every seat, or one list entry per seat, as kernel policy ids."""
-    names = [policy] * num_players if isinstance(policy, str) else list(policy)
-    if len(names) != num_players:
-        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
-                         f"got {len(names)}")
-    for name in names:
-        if name not in policies.POLICIES:
-            raise ValueError(f"policy must be one of {policies.POLICIES}, got {name!r}")
-    return np.array([policies.POLICIES.index(name) for name in names], dtype=np.int64)
-
-
 MAX_ROWS = 50_000_000  # per-round frames above this need summary=True (memory)
 
 
@@ -176,7 +164,7 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     summary = check_bool(summary, "summary")
     threshold = policies.check_threshold(
         policies.DEFAULT_THRESHOLD if threshold is None else threshold)
-    seat_policy = resolve_policies(policy, rules.num_players)
+    seat_policy = resolve_policies(policy, rules.num_players, policies.POLICIES)
     rounds = num_games * rules.num_rounds
     if num_games * rules.num_rounds**2 >= 2**62:  # sums of squared penalty points, in int64
         raise ValueError(f"num_games x num_rounds**2 must stay below 2**62 for exact totals, "
@@ -184,19 +172,13 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     if not summary and rounds > MAX_ROWS:
         raise ValueError(f"num_games x num_rounds above {MAX_ROWS:,} needs summary=True "
                          f"(per-round rows would not fit in memory), got {rounds:,}")
-    previous = numba.get_num_threads()
-    if num_threads is not None:
-        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
-                                        numba.config.NUMBA_NUM_THREADS))
-    try:
+    with numba_threads(num_threads):
         slots = min(num_games, SLOTS)
         totals = np.zeros((slots, NUM_TOTALS), np.int64)
         cols = np.full((0 if summary else rounds, NUM_COLS), -1, np.int32)
         cols[:, C_END] = END_UNPLAYED
         _play_all(new_state(slots), rules, seat_policy, threshold, seed64, first_game,
                   num_games, not summary, totals, cols)
-    finally:
-        numba.set_num_threads(previous)
     if summary:
         df = _summary_frame(totals.sum(axis=0), rules.num_players)
     else:

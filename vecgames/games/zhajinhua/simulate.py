@@ -17,6 +17,7 @@ from numba import prange
 from ...core.bits import popcount
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
+from ...core.simulation import numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies.zhajinhua import POLICIES, RANDOM, policy_action, random_legal
 from .rules import (
@@ -140,24 +141,6 @@ def _play_all(s, r, seat_policy, seed, first_game, n, record, action_counts, row
                     rounds, decisions, end, winners, opener, category, looked)
 
 
-def resolve_policies(policy: str | Sequence[str], num_players: int) -> np.ndarray:
-    """A policy name for every seat, or one list entry per seat, as kernel policy ids."""
-    if isinstance(policy, str):
-        names = [policy] * num_players
-    elif isinstance(policy, (Sequence, np.ndarray)):
-        names = list(policy)
-    else:
-        raise TypeError(f"policy must be a policy name or a list of names, one per seat, "
-                        f"got {type(policy).__name__}")
-    if len(names) != num_players:
-        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
-                         f"got {len(names)}")
-    for name in names:
-        if name not in POLICIES:
-            raise ValueError(f"policy must be one of {POLICIES}, got {name!r}")
-    return np.array([POLICIES.index(name) for name in names], dtype=np.int64)
-
-
 MAX_PER_GAME_ROWS = 50_000_000  # per-game frames above this need summary=True (memory)
 
 
@@ -183,19 +166,12 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     seed64 = check_seed(seed)
     summary = check_bool(summary, "summary")
     record = check_bool(record_actions, "record_actions")
-    seat_policy = resolve_policies(policy, rules.num_players)
+    seat_policy = resolve_policies(policy, rules.num_players, POLICIES)
     if not summary and num_games > MAX_PER_GAME_ROWS:
         raise ValueError(f"num_games above {MAX_PER_GAME_ROWS:,} needs summary=True "
                          f"(per-game rows would not fit in memory), got {num_games:,}")
-    if num_threads is None:
+    with numba_threads(num_threads):
         return _simulate(num_games, seat_policy, seed64, summary, record, first_game, rules)
-    num_threads = check_int(num_threads, "num_threads", 1, numba.config.NUMBA_NUM_THREADS)
-    previous = numba.get_num_threads()
-    numba.set_num_threads(num_threads)
-    try:
-        return _simulate(num_games, seat_policy, seed64, summary, record, first_game, rules)
-    finally:
-        numba.set_num_threads(previous)
 
 
 def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summary: bool,
