@@ -20,7 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
-from benchmarks.timing import best_seconds  # noqa: E402
+from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 
 def main() -> None:
@@ -49,9 +49,7 @@ def main() -> None:
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     rows.append(("mean game length (random play)", f"{length:,.1f} decisions, "
                  f"{100 * truncated:.1f}% truncated at max_steps"))
-    width = max(len(r[0]) for r in rows)
-    for name, rate in rows:
-        print(f"{name:<{width}} | {rate}")
+    print_table(("workload", "rate"), rows)
 
 
 if __name__ == "__main__":

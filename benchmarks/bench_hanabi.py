@@ -33,7 +33,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
-from benchmarks.timing import best_seconds  # noqa: E402
+from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 _JAXMARL_PROBE = r"""
 import json, sys, time
@@ -167,11 +167,7 @@ def main() -> None:
                      f"thread(s)", f"{rate / 1e6:,.2f} M steps/s", ratio(rate)))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}} | {'rate':>36} | vs JaxMARL")
-    print("-" * (width + 52))
-    for name, rate, rel in rows:
-        print(f"{name:<{width}} | {rate:>36} | {rel}")
+    print_table(("workload", "rate", "vs JaxMARL"), rows)
 
 
 if __name__ == "__main__":

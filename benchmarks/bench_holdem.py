@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
-from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
+from benchmarks.timing import REPEATS, best_seconds, print_table  # noqa: E402
 
 
 def pokerkit_hands(num_hands: int, seed: int = 0) -> float:
@@ -110,10 +110,7 @@ def main() -> None:
         rate = args.steps * BATCH / seconds
         rows.append((f"HoldemEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",
                      f"{rate / 1e6:.2f} M steps/s", ""))
-    width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}}  {'rate':>20}  {'vs pokerkit':>12}")
-    for name, rate, ratio in rows:
-        print(f"{name:<{width}}  {rate:>20}  {ratio:>12}")
+    print_table(("workload", "rate", "vs pokerkit"), rows)
 
 
 if __name__ == "__main__":

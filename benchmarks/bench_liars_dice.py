@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
-from benchmarks.timing import best_seconds  # noqa: E402
+from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 
 def openspiel_python_games(num_games: int, seed: int = 0) -> float | None:
@@ -113,11 +113,7 @@ def main() -> None:
                          f"{BATCH * args.steps / seconds / 1e6:,.2f} M steps/s", ""))
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}} | {'rate':>18} | vs OpenSpiel C++")
-    print("-" * (width + 40))
-    for name, rate, rel in rows:
-        print(f"{name:<{width}} | {rate:>18} | {rel}")
+    print_table(("workload", "rate", "vs OpenSpiel C++"), rows)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import numba
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
-from benchmarks.timing import REPEATS, best_seconds  # noqa: E402
+from benchmarks.timing import REPEATS, best_seconds, print_table  # noqa: E402
 from benchmarks.zhajinhua_workloads import (  # noqa: E402
     BATCH,
     compile_times,
@@ -56,10 +56,7 @@ def main() -> None:
         rows.append((f"VecEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",
                      f"{rate / 1e6:.2f} M steps/s", ""))
 
-    width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}}  {'rate':>18}  {'vs Python':>10}")
-    for name, rate, ratio in rows:
-        print(f"{name:<{width}}  {rate:>18}  {ratio:>10}")
+    print_table(("workload", "rate", "vs Python"), rows)
 
 
 if __name__ == "__main__":
