@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.hanabi_report import Z95, Frames, as_frames
+from analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
 from analysis.zhajinhua_report import (
     QUANTILES,
     _load_pyplot_free_figure,
@@ -329,18 +329,9 @@ def report_tables(data: Frames) -> dict[str, pd.DataFrame]:
 def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = (
         "random", "weakest", "pickup"), num_players: int = 4, seed: int = 0, **options: Any
                      ) -> dict[str, pd.DataFrame]:
-    """``vecgames.simulate("dayaoguai", num_games, policy=p, ...)`` for each policy (a name
-    for every seat or a list with one per seat), same seed and so the same deals; frames by
-    label. ``options``: more simulate keywords (``num_threads``, ``summary``, ``base``,
-    ``max_steps``)."""
-    import vecgames
-
-    frames: dict[str, pd.DataFrame] = {}
-    for policy in policies:
-        df = vecgames.simulate("dayaoguai", num_games, policy=policy, seed=seed,
-                               num_players=num_players, **options)
-        frames[policy if isinstance(policy, str) else ",".join(policy)] = df
-    return frames
+    """Da Yaoguai games of each policy (``simulate_policies``); ``options``: ``num_threads``,
+    ``summary``, ``base``, ``max_steps``."""
+    return simulate_policies("dayaoguai", num_games, policies, num_players, seed, **options)
 
 
 # ---------------------------------------------------------------- the report

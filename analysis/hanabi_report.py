@@ -203,21 +203,29 @@ def report_tables(data: Frames) -> dict[str, pd.DataFrame]:
             "ends": end_table(frames), "actions": action_table(frames)}
 
 
-def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = ("random",
-                                                                                "rules"),
-                     num_players: int = 2, seed: int = 0, **options: Any
-                     ) -> dict[str, pd.DataFrame]:
-    """``vecgames.simulate("hanabi", num_games, policy=p, ...)`` for each policy (a name for
-    every seat or a list with one per seat), same seed and so the same decks; frames by label.
-    ``options``: more simulate keywords (``num_threads``, ``summary``, rule options)."""
+def simulate_policies(game: str, num_games: int, policies: Sequence[str | Sequence[str]],
+                      num_players: int, seed: int = 0, **options: Any
+                      ) -> dict[str, pd.DataFrame]:
+    """``vecgames.simulate(game, num_games, policy=p, ...)`` for each policy (a name for every
+    seat or a list with one per seat), same seed and so the same deals; frames by label
+    (``"rules"``, ``"weakest,random,random,random"``). ``options``: more simulate keywords."""
     import vecgames
 
     frames: dict[str, pd.DataFrame] = {}
     for policy in policies:
-        df = vecgames.simulate("hanabi", num_games, policy=policy, seed=seed,
+        df = vecgames.simulate(game, num_games, policy=policy, seed=seed,
                                num_players=num_players, **options)
         frames[policy if isinstance(policy, str) else ",".join(policy)] = df
     return frames
+
+
+def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = ("random",
+                                                                                "rules"),
+                     num_players: int = 2, seed: int = 0, **options: Any
+                     ) -> dict[str, pd.DataFrame]:
+    """Hanabi games of each policy (``simulate_policies``); ``options``: ``num_threads``,
+    ``summary``, rule options."""
+    return simulate_policies("hanabi", num_games, policies, num_players, seed, **options)
 
 
 # ---------------------------------------------------------------- the report
