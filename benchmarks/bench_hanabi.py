@@ -22,10 +22,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
 import subprocess
 import sys
-import time
 
 import numba
 
@@ -33,6 +31,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
+from benchmarks.openspiel_peer import random_play  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 _JAXMARL_PROBE = r"""
@@ -90,27 +89,8 @@ def jaxmarl_rate(python: str | None, num_envs: int, steps: int) -> dict | None:
 
 def openspiel_rate(num_games: int, observe: bool, seed: int = 0) -> float | None:
     """Moves/s of random legal 2-player OpenSpiel Hanabi from Python, or None."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("hanabi", {"players": 2})
-    rnd = random.Random(seed)
-    moves = 0
-    start = time.perf_counter()
-    for _ in range(num_games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
-                continue
-            if observe:
-                for p in range(2):
-                    state.observation_tensor(p)
-            state.apply_action(rnd.choice(state.legal_actions()))
-            moves += 1
-    return moves / (time.perf_counter() - start)
+    played = random_play("hanabi", {"players": 2}, num_games, 2 if observe else 0, seed)
+    return None if played is None else played[1] / played[0]
 
 
 def simulate_rate(games: int, threads: int) -> tuple[float, float]:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import sys
 import time
 
@@ -25,27 +24,14 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
+from benchmarks.openspiel_peer import random_play  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 
 def openspiel_python_games(num_games: int, seed: int = 0) -> float | None:
     """Seconds for random 2-player, 5-dice OpenSpiel games driven from Python, or None."""
-    try:
-        import pyspiel
-    except ImportError:
-        return None
-    game = pyspiel.load_game("liars_dice", {"players": 2, "numdice": 5})
-    rnd = random.Random(seed)
-    start = time.perf_counter()
-    for _ in range(num_games):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
-            else:
-                state.apply_action(rnd.choice(state.legal_actions()))
-    return time.perf_counter() - start
+    played = random_play("liars_dice", {"players": 2, "numdice": 5}, num_games, seed=seed)
+    return None if played is None else played[0]
 
 
 def openspiel_cpp_games(num_games: int, seed: int = 0) -> float | None:
