@@ -194,6 +194,11 @@ def _end_counts(df: Any, summary: bool) -> dict[str, int]:
     return {str(k): int(v) for k, v in df["end"].value_counts(sort=False).items()}
 
 
+def _print_throughput(games: int, elapsed: float, startup: float, unit: str) -> None:
+    print(f"simulated {games:,} {unit} in {elapsed:.2f} s "
+          f"({games / max(elapsed, 1e-9):,.0f} {unit}/s); kernel load/compile {startup:.2f} s")
+
+
 def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: float) -> None:
     a = df.attrs
     n = int(a.get("rules", {}).get("num_players", 0)) or "?"
@@ -206,9 +211,7 @@ def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: f
     ends = _end_counts(df, args.summary)
     total = max(sum(ends.values()), 1)
     print("decided by: " + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in ends.items()))
-    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
-          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
-          f"kernel load/compile {startup:.2f} s")
+    _print_throughput(args.games, elapsed, startup, "games")
 
 
 def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
@@ -233,9 +236,7 @@ def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
         "win_share": "{:.4f}".format, "vpip": "{:.3f}".format, "pfr": "{:.3f}".format}))
     print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
           + f"; showdown {100 * showdown:.1f}%")
-    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
-          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
-          f"kernel load/compile {startup:.2f} s")
+    _print_throughput(args.games, elapsed, startup, "games")
 
 
 def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
@@ -259,9 +260,7 @@ def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
         "loss_rate": "{:.4f}".format, "mean_penalty": "{:.4f}".format}))
     print(f"{rounds:,} rounds, {mean_bids:.2f} bids per round, challenges that caught a false "
           f"bid {100 * caught:.1f}%")
-    print(f"simulated {args.games:,} matches in {elapsed:.2f} s "
-          f"({args.games / max(elapsed, 1e-9):,.0f} matches/s); "
-          f"kernel load/compile {startup:.2f} s")
+    _print_throughput(args.games, elapsed, startup, "matches")
 
 
 def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
@@ -283,9 +282,7 @@ def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
           + " (per game: " + ", ".join(f"{actions[k + 's_per_game']:.2f} {k}s"
                                        for k in ("hint", "play", "discard"))
           + f"; {s['mean_turns']:.1f} turns)")
-    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
-          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
-          f"kernel load/compile {startup:.2f} s")
+    _print_throughput(args.games, elapsed, startup, "games")
 
 
 def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
@@ -310,9 +307,7 @@ def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
              else f" ({g['mean_steps_finished']:.1f} in finished games)")
           + f"; pickups: mean {g['mean_pickups']:.1f} per game; truncated at max_steps "
           f"{g['max_steps']}: {100 * g['truncated_share']:.2f}% ({g['truncated']:,} games)")
-    print(f"simulated {args.games:,} games in {elapsed:.2f} s "
-          f"({args.games / max(elapsed, 1e-9):,.0f} games/s); "
-          f"kernel load/compile {startup:.2f} s")
+    _print_throughput(args.games, elapsed, startup, "games")
 
 
 def _simulate(args: argparse.Namespace) -> int:
