@@ -17,6 +17,7 @@
 
 from __future__ import annotations
 
+from ...core.bits import popcount
 from ...core.jit import jit
 from .rules import (
     BEANS,
@@ -54,12 +55,7 @@ def observe_one(s, i, r, out):
         q = p + k
         if q >= n:
             q -= n
-        held = 0
-        cards = t[HAND + q]
-        while cards:
-            held += 1
-            cards &= cards - 1
-        out[o + k] = held / HAND_SIZE
+        out[o + k] = popcount(t[HAND + q]) / HAND_SIZE
         known = t[KNOWN + q]
         for c in range(NUM_CARDS):
             out[o + n + NUM_CARDS * k + c] = (known >> c) & 1

@@ -25,7 +25,6 @@ from ...core.validation import check_int, check_options
 NUM_CARDS = 28
 NUM_RANKS = 7
 RANK_NAMES = ("J", "Q", "K", "3", "8", "5", "10")
-SUIT_NAMES = ("h", "s", "c", "d")
 SUIT_SYMBOLS = "♥♠♣♦"
 MASTER = 6  # rank index of the 10
 DIAMOND_JACK = 3
@@ -33,7 +32,6 @@ PASS = NUM_CARDS  # action 28: pass and pick up the table
 NUM_ACTIONS = NUM_CARDS + 1
 MAX_PLAYERS = 6
 HAND_SIZE = 7
-ALL_CARDS = (1 << NUM_CARDS) - 1
 
 DEFAULT_OPTIONS: dict[str, Any] = {"num_players": 4, "base": 1, "max_steps": 1000}
 
