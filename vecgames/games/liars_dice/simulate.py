@@ -19,7 +19,7 @@ from ...core.rng import check_seed, keyed_start, seed_key
 from ...core.simulation import numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
-from .bids import MODE_NAMES, bid_count, bid_face, bid_mode
+from .bids import B_COUNT, B_FACE, B_MODE, MODE_NAMES
 from .rules import (
     ACTUAL,
     CHALLENGED,
@@ -62,13 +62,13 @@ NUM_COLS = 9
 @jit
 def _round_row(t, r, row, opener, cols):
     """Write the round that just ended at ``row`` of the per-round columns."""
-    index = t[CHALLENGED] - 1
+    bid = r.bids[t[CHALLENGED]]  # the challenged bid's row of the per-action table
     cols[row, C_OPENER] = opener
     cols[row, C_BIDS] = t[ROUND_BIDS]
     cols[row, C_CHALLENGER] = t[CHALLENGER]
-    cols[row, C_MODE] = bid_mode(index, r.total_dice)
-    cols[row, C_COUNT] = bid_count(index, r.total_dice)
-    cols[row, C_FACE] = bid_face(index, r.total_dice)
+    cols[row, C_MODE] = bid[B_MODE]
+    cols[row, C_COUNT] = bid[B_COUNT]
+    cols[row, C_FACE] = bid[B_FACE]
     cols[row, C_ACTUAL] = t[ACTUAL]
     cols[row, C_LOSER] = t[LOSER]
     cols[row, C_END] = END_CHALLENGE
