@@ -29,6 +29,7 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,8 @@ class Config:
     progress: bool = True
     env_options: dict[str, Any] = field(default_factory=dict)
     eval_opponents: tuple[str, ...] = ("random",)  # baselines the final policy is scored against
+    workers: int = 0  # Ray rollout workers (0: the envs step in this process)
+    ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -184,27 +187,62 @@ def opponent_table(num_envs: int, players: int, random_fraction: float,
     return not_learner & (envs < n_rand).unsqueeze(1)
 
 
-class Collector:
-    """Steps the envs with the current policy and keeps the previous rollout for carry-over."""
+class CarryOver:
+    """Turns rollouts into training batches, carrying unfinished games to the next one."""
 
-    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator):
+    prev: Rollout | None = None
+
+    def batch(self, new: Rollout) -> Batch:
+        """Samples from the previous rollout's unfinished games (now finished) and this one's
+        finished games; this rollout's unfinished steps wait for the next call."""
+        parts = [new] if self.prev is None else [self.prev, new]
+        reward = torch.cat([r.reward for r in parts])
+        done = torch.cat([r.done for r in parts])
+        G, complete = returns_to_go(reward, done)
+        samples: list[Batch] = []
+        start = 0
+        for ro in parts:
+            t = ro.done.shape[0]
+            ok = complete[start:start + t]
+            G_part = G[start:start + t].gather(2, ro.player.unsqueeze(2)).squeeze(2)
+            choice = ro.mask.sum(-1) > 1  # forced moves (a seen player's look phase) teach nothing
+            sel = ro.fresh & ok & ro.learner & choice
+            samples.append(Batch(ro.obs[sel], ro.mask[sel], ro.action[sel], G_part[sel]))
+            ro.fresh &= ~ok
+            start += t
+        self.prev = new
+        return Batch(*(torch.cat([getattr(s, k) for s in samples])
+                       for k in ("obs", "mask", "action", "ret")))
+
+
+class Collector(CarryOver):
+    """Steps the envs with the current policy and keeps the previous rollout for carry-over.
+
+    ``env_offset``/``num_envs``: this collector holds envs ``env_offset ..`` of the run's
+    ``cfg.envs`` (a rollout worker's slice; seats and opponents follow the global index)."""
+
+    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator,
+                 env_offset: int = 0, num_envs: int | None = None):
         self.cfg = cfg
         self.device = device
         self.gen = generator
-        env = vecgames.make(cfg.game, num_envs=cfg.envs, seed=cfg.seed,
-                            num_players=cfg.players, **cfg.env_options)
+        self.num_envs = cfg.envs if num_envs is None else num_envs
+        env = vecgames.make(cfg.game, num_envs=self.num_envs, seed=cfg.seed,
+                            env_offset=env_offset, num_players=cfg.players, **cfg.env_options)
         self.env = env
+        self.obs_dim, self.num_actions = env.obs_dim, env.num_actions
         self.bridge = TorchBridge(env, device)
         self.obs, info = self.bridge.reset()
         self.mask, self.cur = info["action_mask"], info["current_player"]
-        self.random_seat = opponent_table(cfg.envs, cfg.players, cfg.random_opponents, device)
+        mine = slice(env_offset, env_offset + self.num_envs)
+        self.random_seat = opponent_table(cfg.envs, cfg.players, cfg.random_opponents,
+                                          device)[mine]
         self.rand_env = self.random_seat.any(1)
-        self.learner_seat = torch.arange(cfg.envs, device=device) % cfg.players
-        self.chips = torch.zeros(cfg.envs, device=device)  # learner's chips in the running game
-        self.prev: Rollout | None = None
+        self.learner_seat = torch.arange(cfg.envs, device=device)[mine] % cfg.players
+        self.chips = torch.zeros(self.num_envs, device=device)  # learner's chips, running game
 
     def _empty(self) -> Rollout:
-        t, b, env, dev = self.cfg.steps, self.cfg.envs, self.env, self.device
+        t, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
         return Rollout(
             obs=torch.empty((t, b, env.obs_dim), device=dev),
             mask=torch.empty((t, b, env.num_actions), dtype=torch.bool, device=dev),
@@ -221,7 +259,7 @@ class Collector:
         """One rollout of ``steps`` steps; also the learner's chips in each game it finished
         against random opponents (the training-time learning curve)."""
         ro = self._empty()
-        envs = torch.arange(self.cfg.envs, device=self.device)
+        envs = torch.arange(self.num_envs, device=self.device)
         finished: list[torch.Tensor] = []
         for t in range(self.cfg.steps):
             cur = self.cur.long()
@@ -245,27 +283,37 @@ class Collector:
             self.chips[done] = 0.0
         return ro, torch.cat(finished).tolist()
 
-    def batch(self, new: Rollout) -> Batch:
-        """Samples from the previous rollout's unfinished games (now finished) and this one's
-        finished games; this rollout's unfinished steps wait for the next call."""
-        parts = [new] if self.prev is None else [self.prev, new]
-        reward = torch.cat([r.reward for r in parts])
-        done = torch.cat([r.done for r in parts])
-        G, complete = returns_to_go(reward, done)
-        samples: list[Batch] = []
-        start = 0
-        for ro in parts:
-            t = ro.done.shape[0]
-            ok = complete[start:start + t]
-            G_part = G[start:start + t].gather(2, ro.player.unsqueeze(2)).squeeze(2)
-            choice = ro.mask.sum(-1) > 1  # forced moves (a seen player's look phase) teach nothing
-            sel = ro.fresh & ok & ro.learner & choice
-            samples.append(Batch(ro.obs[sel], ro.mask[sel], ro.action[sel], G_part[sel]))
-            ro.fresh &= ~ok
-            start += t
-        self.prev = new
-        return Batch(*(torch.cat([getattr(s, k) for s in samples])
-                       for k in ("obs", "mask", "action", "ret")))
+
+def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
+    """Rollout worker ``worker``'s collector: its slice of the envs, on the CPU, with its own
+    sampling stream."""
+    generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
+    return Collector(cfg, torch.device("cpu"), generator, env_offset=worker * envs_per_worker,
+                     num_envs=envs_per_worker)
+
+
+class RayCollector(CarryOver):
+    """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the envs with a
+    CPU copy of the policy; their rollouts are joined on the learner's device."""
+
+    def __init__(self, cfg: Config, device: torch.device):
+        from .ray_rollouts import RolloutWorkers
+
+        if cfg.envs % cfg.workers:
+            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
+        probe = vecgames.make(cfg.game, num_envs=1, num_players=cfg.players, **cfg.env_options)
+        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
+        self.device = device
+        self.workers = RolloutWorkers(
+            partial(worker_collector, cfg, cfg.envs // cfg.workers),
+            partial(PolicyNet, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
+            address=cfg.ray_address)
+
+    def collect(self, net: PolicyNet) -> tuple[Rollout, list[float]]:
+        return self.workers.collect(net, self.device)
+
+    def close(self) -> None:
+        self.workers.close()
 
 
 # -- the update ----------------------------------------------------------------------------
@@ -466,8 +514,8 @@ def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path]:
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns the evaluation record."""
     device, gen, out = start_run(cfg)
-    collector = Collector(cfg, device, gen)
-    net = PolicyNet(collector.env.obs_dim, collector.env.num_actions, cfg.hidden).to(device)
+    collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
+    net = PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     history, samples, it = [], 0, 0
     start = time.perf_counter()
@@ -488,6 +536,8 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
         if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
             save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
     bar.close()
+    if isinstance(collector, RayCollector):
+        collector.close()
     seconds = time.perf_counter() - start
     save_checkpoint(out / "final.pt", net, opt, cfg, it)
     (out / "history.json").write_text(json.dumps(history, indent=1))
@@ -537,6 +587,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="Ray rollout workers, each stepping envs/workers of the envs "
+                        "(0: step them here; needs the ray extra)")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
     return p
 
 
@@ -546,6 +601,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
         raise SystemExit("--iterations must be >= 1")
     if not 0.0 <= a.random_opponents <= 1.0:
         raise SystemExit("--random-opponents must be in [0, 1]")
+    if a.workers < 0 or (a.workers and a.envs % a.workers):
+        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device,
@@ -553,7 +610,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   epochs=a.epochs, minibatches=a.minibatches, hidden=a.hidden,
                   entropy_coef=a.entropy_coef, random_opponents=a.random_opponents,
                   checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,8 @@
 """The ``vecgames`` command.
 
     vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
+    vecgames simulate hanabi --games 1000000000 --summary --backend ray --address auto
+    vecgames preflop-matrix --out preflop.npz --backend ray
     vecgames train zhajinhua [trainer args...]
     vecgames play liars-dice --players 4 --rounds 3 --agent heuristic
     vecgames equity AhKh QsQd --board 2c7d9h
@@ -50,7 +52,8 @@ RULE_FLAGS: dict[str, str] = {
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
-    "num_games": "--games", "policy": "--policy", "seed": "--seed", "num_threads": "--threads"}
+    "num_games": "--games", "policy": "--policy", "seed": "--seed", "num_threads": "--threads",
+    "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
 
 
 class CLIError(Exception):
@@ -66,6 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
     _add_equity(sub.add_parser("equity", help="Hold'em equity of hands or ranges"))
+    _add_preflop(sub.add_parser("preflop-matrix",
+                                help="compute the exact 169 x 169 heads-up preflop matrix"))
     train = sub.add_parser("train", help="train a policy (needs the train extra)",
                            add_help=False)
     train.add_argument("game", choices=sorted(GAMES))
@@ -132,6 +137,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                         "rules; dayaoguai: random, weakest, pickup)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    _add_backend(p)
     p.add_argument("--summary", action="store_true",
                    help="keep only per-seat aggregates (for very many games; no --report)")
     p.add_argument("--report", metavar="PATH.md", help="write the analysis report here")
@@ -152,6 +158,64 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--base", type=int, help="dayaoguai: beans per card picked up (1)")
     rules.add_argument("--max-steps", type=int,
                        help="dayaoguai: steps before a game is truncated (1000)")
+
+
+def _add_backend(p: argparse.ArgumentParser) -> None:
+    group = p.add_argument_group("running on a Ray cluster (needs the ray extra)")
+    group.add_argument("--backend", choices=("local", "ray"), default="local",
+                       help="ray: shards run as Ray tasks, with the same result bit for bit")
+    group.add_argument("--address", help="Ray cluster: auto, host:port or ray://host:port "
+                                         "(default: a private Ray on this machine)")
+    group.add_argument("--shards", type=int, help="shards (default: 4 per cluster CPU)")
+    group.add_argument("--cpus-per-shard", type=int, default=1,
+                       help="CPUs and Numba threads per shard (1)")
+
+
+def _ray_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The library keywords of the backend flags (none for a local run, which rejects them)."""
+    if args.backend == "local":
+        given = [flag for flag, value in (("--address", args.address), ("--shards", args.shards),
+                                          ("--cpus-per-shard", args.cpus_per_shard != 1 or None))
+                 if value is not None]
+        if given:
+            raise CLIError(f"argument {given[0]}: needs --backend ray")
+        return {}
+    if getattr(args, "threads", None) is not None:
+        raise CLIError("argument --threads: not allowed with --backend ray "
+                       "(use --cpus-per-shard)")
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise CLIError('argument --backend: ray needs the ray extra: '
+                       'pip install -e ".[ray]"') from None
+    return {"backend": "ray", "address": args.address, "num_shards": args.shards,
+            "cpus_per_shard": args.cpus_per_shard, "progress": True}
+
+
+def _add_preflop(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--out", metavar="PATH.npz", required=True,
+                   help="write the counts (wins, ties, losses, combos) here")
+    _add_backend(p)
+
+
+def _preflop(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from .poker.preflop import MATRIX_FILE, compute_preflop_matrix
+
+    options = _ray_options(args)
+    start = time.perf_counter()
+    try:
+        counts = compute_preflop_matrix(**options)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(flagged(exc)) from None
+    elapsed = time.perf_counter() - start
+    np.savez_compressed(args.out, **counts)
+    with np.load(MATRIX_FILE) as shipped:
+        same = all(np.array_equal(shipped[name], counts[name]) for name in counts)
+    print(f"169 x 169 matrix in {elapsed:.1f} s ({args.backend}); wrote {args.out}; "
+          f"{'equal to' if same else 'DIFFERENT FROM'} the shipped {MATRIX_FILE.name}")
+    return 0 if same else 1
 
 
 # ---------------------------------------------------------------- simulate
@@ -319,16 +383,22 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
     options = _rule_options(args)
-    kwargs = dict(policy=_policy(args.policy), seed=args.seed, num_threads=args.threads,
-                  **options)
+    kwargs = dict(policy=_policy(args.policy), seed=args.seed, **options)
     kwargs.update(summary=args.summary)
     if args.game == "zhajinhua":
         kwargs.update(record_actions=bool(args.report))
+    ray_options = _ray_options(args)
+    if not ray_options:
+        kwargs.update(num_threads=args.threads)
     try:  # the library checks every option before a kernel runs: its errors are usage errors
         t0 = time.perf_counter()
         simulate(args.game, 1, **kwargs)  # compiles or loads the cached kernels
+        if ray_options:
+            from .distributed import connect
+
+            connect(args.address)  # Ray's start-up is start-up time too
         t1 = time.perf_counter()
-        df = simulate(args.game, args.games, **kwargs)
+        df = simulate(args.game, args.games, **kwargs, **ray_options)
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
@@ -385,11 +455,14 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         handler = {"simulate": _simulate, "equity": _equity, "train": _train,
-                   "play": _play}[args.command]
+                   "play": _play, "preflop-matrix": _preflop}[args.command]
         return handler(args)
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except ConnectionError as exc:  # a Ray cluster that cannot be reached
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

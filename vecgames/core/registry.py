@@ -26,6 +26,12 @@ def _module(name: str):
     return importlib.import_module(GAMES[name][0])
 
 
+def simulation_module(name: str):
+    """The game's ``simulate`` module (``plan``/``run``/``frame``, see ``core.simulation``)."""
+    _module(name)
+    return importlib.import_module(GAMES[name][0] + ".simulate")
+
+
 def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
     """A batch of ``num_envs`` tables of game ``name`` with the given rule options."""
     module = _module(name)
@@ -33,11 +39,20 @@ def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
 
 
 def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
-             **options: Any) -> pd.DataFrame:
+             backend: str = "local", **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games of ``name`` inside the kernels.
 
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
     ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
     ``vecgames.games.<name>.simulate``.
+    ``backend="ray"`` splits the games into shards run on a Ray cluster, with the same result
+    bit for bit; its own keywords (``address``, ``num_shards``, ...) are those of
+    ``vecgames.distributed.simulate_ray``.
     """
+    if backend == "ray":
+        from ..distributed import simulate_ray
+
+        return simulate_ray(name, num_games, policy=policy, seed=seed, **options)
+    if backend != "local":
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     return _module(name).simulate(num_games, policy=policy, seed=seed, **options)

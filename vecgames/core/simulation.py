@@ -1,15 +1,65 @@
-"""What every game's ``simulate`` needs besides its kernels: seat policies by name and a
-temporary Numba thread count."""
+"""What every game's ``simulate`` needs besides its kernels: seat policies by name, a
+temporary Numba thread count, and the job/outputs shape that lets a run be split into shards.
+
+Every game's ``simulate`` module has three steps, so a backend can run the middle one anywhere:
+
+- ``plan(num_games, policy, seed, summary, first_game, **options) -> SimJob``: validate;
+- ``run(job) -> dict[str, np.ndarray]``: the kernels (game g uses stream g only);
+- ``frame(job, outputs) -> pd.DataFrame``: the user's table.
+
+Outputs named in ``SUMMED_OUTPUTS`` are totals over games (added across shards); every other
+output has one row per game (or round) and is concatenated in game order.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numba
 import numpy as np
 
 from .validation import check_int
+
+SUMMED_OUTPUTS = frozenset({"totals", "action_counts"})
+
+
+@dataclass(frozen=True)
+class SimJob:
+    """A validated ``simulate`` call: games ``first_game .. first_game + num_games - 1`` of
+    ``game`` under ``seed``, with the game's own validated ``params`` (rules, seat policy ids,
+    ...). Picklable, so it can be sent to another process or machine."""
+
+    game: str
+    num_games: int
+    first_game: int
+    seed: int
+    summary: bool
+    params: Mapping[str, Any]
+
+    def split(self, num_shards: int) -> list[SimJob]:
+        """Contiguous shards of the game range, in order (the first ones one game larger when
+        it does not divide), none empty."""
+        parts = min(check_int(num_shards, "num_shards", 1), self.num_games)
+        bounds = [self.num_games * k // parts for k in range(parts + 1)]
+        return [replace(self, first_game=self.first_game + lo, num_games=hi - lo)
+                for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def merge_outputs(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """The outputs of consecutive shards as one run's: totals added, rows concatenated."""
+    if not parts:
+        raise ValueError("merge_outputs needs at least one shard's outputs")
+    merged: dict[str, np.ndarray] = {}
+    for key in parts[0]:
+        arrays = [part[key] for part in parts]
+        if key in SUMMED_OUTPUTS:
+            merged[key] = np.sum(arrays, axis=0, dtype=arrays[0].dtype)
+        else:
+            merged[key] = np.concatenate(arrays, axis=0)
+    return merged
 
 
 def resolve_policies(policy: str | Sequence[str], num_players: int,

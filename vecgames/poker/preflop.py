@@ -46,23 +46,49 @@ def _villain_representatives(hero: np.ndarray, villains: np.ndarray):
     return list(groups), list(groups.values())
 
 
-def compute_preflop_matrix() -> dict[str, np.ndarray]:
-    """Exact heads-up counts for every class pair (hero i <= villain j computed, the rest by
-    symmetry): arrays ``wins``, ``ties``, ``losses``, ``combos`` [169, 169]."""
+def preflop_tasks() -> tuple[np.ndarray, list[tuple[int, int, int]]]:
+    """The matrix's work: (hero combo, villain representative) pairs ``[T, 2, 2]`` for every
+    class pair hero i <= villain j, and per pair its owner ``(i, j, group size)``."""
     num = len(CLASS_NAMES)
     heroes = [class_combos(name)[0].astype(np.int64) for name in CLASS_NAMES]
-    tasks, owners = [], []  # (hero, villain) combos; (i, j, group size)
+    tasks, owners = [], []
     for i in range(num):
         for j in range(i, num):
             reps, sizes = _villain_representatives(heroes[i], class_combos(CLASS_NAMES[j]))
             for rep, size in zip(reps, sizes, strict=True):
                 tasks.append([heroes[i], rep])
                 owners.append((i, j, size))
-    assignments = np.array(tasks, np.int64)
-    out = np.zeros((len(tasks), 2, 3), np.int64)
+    return np.array(tasks, np.int64), owners
+
+
+def count_boards(assignments: np.ndarray) -> np.ndarray:
+    """Exact board counts ``[T, 2, 3]`` (per player: boards, wins, ties) of each pair of
+    ``preflop_tasks``; rows are independent, so any split of them gives the same counts."""
+    out = np.zeros((len(assignments), 2, 3), np.int64)
     K.exact_counts_each(assignments, np.arange(52, dtype=np.int64), np.int64(KEY_BASE),
                         np.int64(0), 5, out, np.zeros((K.LANES, 2, 52), np.int64),
                         np.zeros((K.LANES, 3, 2), np.int64))
+    return out
+
+
+def compute_preflop_matrix(backend: str = "local", **ray_options) -> dict[str, np.ndarray]:
+    """Exact heads-up counts for every class pair (hero i <= villain j computed, the rest by
+    symmetry): arrays ``wins``, ``ties``, ``losses``, ``combos`` [169, 169].
+
+    ``backend="ray"`` counts shards of the pairs on a Ray cluster (the same integers);
+    ``ray_options`` go to ``vecgames.distributed.count_boards_ray``."""
+    assignments, owners = preflop_tasks()
+    if backend == "ray":
+        from ..distributed.tables import count_boards_ray
+
+        out = count_boards_ray(assignments, **ray_options)
+    elif backend == "local":
+        if ray_options:
+            raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
+        out = count_boards(assignments)
+    else:
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    num = len(CLASS_NAMES)
     wins, ties, losses, combos = (np.zeros((num, num), np.int64) for _ in range(4))
     for (i, j, size), counts in zip(owners, out, strict=True):
         wins[i, j] += size * counts[0, 1]

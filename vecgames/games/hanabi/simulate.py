@@ -15,7 +15,7 @@ from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, keyed_start, seed_key
-from ...core.simulation import numba_threads, resolve_policies
+from ...core.simulation import SimJob, numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies import hanabi as policies  # a module: policies.hanabi imports the rules
 from .rules import (
@@ -120,6 +120,14 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     each end and action kind, with the score histogram in ``df.attrs["score_counts"]``.
     ``policy``: ``random`` or ``rules`` for every seat, or a list with one per seat.
     """
+    job = plan(num_games, policy, seed, summary, first_game, **options)
+    with numba_threads(num_threads):
+        return frame(job, run(job))
+
+
+def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+         summary: bool = False, first_game: int = 0, **options: Any) -> SimJob:
+    """The validated job of a ``simulate`` call (see ``vecgames.core.simulation``)."""
     rules: Rules = make_rules(**options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
     first_game = check_int(first_game, "first_game", 0, 2**62)
@@ -129,16 +137,29 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     if not summary and num_games > MAX_ROWS:
         raise ValueError(f"num_games above {MAX_ROWS:,} needs summary=True "
                          f"(per-game rows would not fit in memory), got {num_games:,}")
-    with numba_threads(num_threads):
-        runs = min(num_games, RUNS)
-        totals = np.zeros((runs, NUM_TOTALS), np.int64)
-        cols = np.zeros((0 if summary else num_games, NUM_COLS), np.int32)
-        _play_all(new_state(runs), rules, seat_policy, seed64, first_game, num_games,
-                  not summary, totals, cols)
-    df = _summary_frame(totals.sum(axis=0)) if summary else _games_frame(cols, first_game)
-    df.attrs.update(game="hanabi", seed=int(seed64), num_games=num_games,
-                    policy=[policies.POLICIES[k] for k in seat_policy],
-                    rules=rules_to_options(rules))
+    return SimJob("hanabi", num_games, first_game, int(seed64), summary,
+                  {"rules": rules, "seat_policy": seat_policy})
+
+
+def run(job: SimJob) -> dict[str, np.ndarray]:
+    """Play the job's games: ``cols`` (one row per game; none with ``summary``), ``totals``."""
+    runs = min(job.num_games, RUNS)
+    totals = np.zeros((runs, NUM_TOTALS), np.int64)
+    cols = np.zeros((0 if job.summary else job.num_games, NUM_COLS), np.int32)
+    _play_all(new_state(runs), job.params["rules"], job.params["seat_policy"],
+              np.uint64(job.seed), job.first_game, job.num_games, not job.summary, totals, cols)
+    return {"cols": cols, "totals": totals.sum(axis=0)}
+
+
+def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The user's table from ``run``'s outputs (of one run, or of its shards merged)."""
+    if job.summary:
+        df = _summary_frame(out["totals"])
+    else:
+        df = _games_frame(out["cols"], job.first_game)
+    df.attrs.update(game="hanabi", seed=job.seed, num_games=job.num_games,
+                    policy=[policies.POLICIES[k] for k in job.params["seat_policy"]],
+                    rules=rules_to_options(job.params["rules"]))
     return df
 
 

@@ -16,7 +16,7 @@ from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
-from ...core.simulation import numba_threads
+from ...core.simulation import SimJob, numba_threads
 from ...core.validation import check_bool, check_int
 from ...poker.seven_card import category_of
 from ...policies import holdem as policies  # a module: importable mid-cycle
@@ -131,47 +131,68 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     ``policy``, ``hands``, ``mean_chips``, ``std_chips``, ``win_share`` (hands with a gain),
     ``vpip``, ``pfr``; ``attrs`` adds ``end_counts`` (hands ended per street), ``showdowns``
     and ``mean_pot``. Its numbers equal those computed from the rows of the same hands."""
+    job = plan(num_games, policy, seed, summary, first_game, **options)
+    with numba_threads(num_threads):
+        return frame(job, run(job))
+
+
+def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+         summary: bool = False, first_game: int = 0, **options: Any) -> SimJob:
+    """The validated job of a ``simulate`` call (see ``vecgames.core.simulation``)."""
     num_games = check_int(num_games, "num_games", 1, 2**31 - 1)
     seed_u64 = check_seed(seed)
     first_game = check_int(first_game, "first_game", 0, 2**62)
     rules = make_rules(**options)
     stacks = starting_stacks(**options)
-    n = rules.num_players
-    names, seat_policy = policies.seat_policies(policy, n)
-    state = new_state(SLOTS, stacks)
+    names, seat_policy = policies.seat_policies(policy, rules.num_players)
     summary = check_bool(summary, "summary")
-    rules_attr = {"num_players": n, "stacks": stacks, "small_blind": rules.small_blind,
-                  "big_blind": rules.big_blind}
-    if summary:
-        totals = np.zeros((SLOTS, 5 * n + 6))
-        with numba_threads(num_threads):
-            _summary_kernel(state, rules, seat_policy, seed_u64, first_game, num_games, totals)
-        return _summary_frame(totals.sum(axis=0), n, num_games, names, rules_attr)
-    chips = np.zeros((num_games, n), np.int32)
-    button = np.zeros(num_games, np.int8)
-    end_street = np.zeros(num_games, np.int8)
-    showdown = np.zeros(num_games, np.bool_)
-    pot = np.zeros(num_games, np.int32)
-    vpip = np.zeros(num_games, np.int16)
-    pfr = np.zeros(num_games, np.int16)
-    category = np.zeros((num_games, n), np.int8)
-    with numba_threads(num_threads):
-        _simulate_kernel(state, rules, seat_policy, seed_u64, first_game, chips, button,
-                         end_street, showdown, pot, vpip, pfr, category)
-    frame = pd.DataFrame({f"chips_{p}": chips[:, p] for p in range(n)})
-    frame["button"] = button
-    frame["end_street"] = pd.Categorical.from_codes(end_street, STREET_NAMES[:4])
-    frame["showdown"] = showdown
-    frame["pot"] = pot
+    return SimJob("holdem", num_games, first_game, int(seed_u64), summary,
+                  {"rules": rules, "stacks": stacks, "names": names, "seat_policy": seat_policy})
+
+
+def run(job: SimJob) -> dict[str, np.ndarray]:
+    """Play the job's hands: per-hand columns (none with ``summary``) and ``totals``."""
+    rules, seat_policy = job.params["rules"], job.params["seat_policy"]
+    state = new_state(SLOTS, job.params["stacks"])
+    seed, n, num = np.uint64(job.seed), rules.num_players, job.num_games
+    totals = np.zeros((SLOTS, 5 * n + 6))
+    if job.summary:
+        _summary_kernel(state, rules, seat_policy, seed, job.first_game, num, totals)
+        num = 0
+    out = {"chips": np.zeros((num, n), np.int32), "button": np.zeros(num, np.int8),
+           "end_street": np.zeros(num, np.int8), "showdown": np.zeros(num, np.bool_),
+           "pot": np.zeros(num, np.int32), "vpip": np.zeros(num, np.int16),
+           "pfr": np.zeros(num, np.int16), "category": np.zeros((num, n), np.int8),
+           "totals": totals.sum(axis=0)}
+    if not job.summary:
+        _simulate_kernel(state, rules, seat_policy, seed, job.first_game, out["chips"],
+                         out["button"], out["end_street"], out["showdown"], out["pot"],
+                         out["vpip"], out["pfr"], out["category"])
+    return out
+
+
+def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The user's table from ``run``'s outputs (of one run, or of its shards merged)."""
+    rules, names = job.params["rules"], job.params["names"]
+    n = rules.num_players
+    rules_attr = {"num_players": n, "stacks": job.params["stacks"],
+                  "small_blind": rules.small_blind, "big_blind": rules.big_blind}
+    if job.summary:
+        return _summary_frame(out["totals"], n, job.num_games, names, rules_attr)
+    df = pd.DataFrame({f"chips_{p}": out["chips"][:, p] for p in range(n)})
+    df["button"] = out["button"]
+    df["end_street"] = pd.Categorical.from_codes(out["end_street"], STREET_NAMES[:4])
+    df["showdown"] = out["showdown"]
+    df["pot"] = out["pot"]
     for p in range(n):
-        frame[f"vpip_{p}"] = (vpip >> p) & 1 == 1
+        df[f"vpip_{p}"] = (out["vpip"] >> p) & 1 == 1
     for p in range(n):
-        frame[f"pfr_{p}"] = (pfr >> p) & 1 == 1
+        df[f"pfr_{p}"] = (out["pfr"] >> p) & 1 == 1
     for p in range(n):
-        frame[f"category_{p}"] = category[:, p]
-    frame.attrs["policies"] = names
-    frame.attrs["rules"] = rules_attr
-    return frame
+        df[f"category_{p}"] = out["category"][:, p]
+    df.attrs["policies"] = names
+    df.attrs["rules"] = rules_attr
+    return df
 
 
 def _summary_frame(totals: np.ndarray, n: int, hands: int, names: list[str],

@@ -16,7 +16,7 @@ from numba import prange
 
 from ...core.jit import jit
 from ...core.rng import check_seed, keyed_start, seed_key
-from ...core.simulation import numba_threads, resolve_policies
+from ...core.simulation import SimJob, numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
 from .bids import B_COUNT, B_FACE, B_MODE, MODE_NAMES
@@ -157,6 +157,15 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     the global match index; ``num_threads`` runs the kernels on that many threads (results do
     not change).
     """
+    job = plan(num_games, policy, seed, summary, first_game, threshold=threshold, **options)
+    with numba_threads(num_threads):
+        return frame(job, run(job))
+
+
+def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+         summary: bool = False, first_game: int = 0, threshold: float | None = None,
+         **options: Any) -> SimJob:
+    """The validated job of a ``simulate`` call (see ``vecgames.core.simulation``)."""
     rules: Rules = make_rules(**options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
     first_game = check_int(first_game, "first_game", 0, 2**62)
@@ -172,20 +181,33 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     if not summary and rounds > MAX_ROWS:
         raise ValueError(f"num_games x num_rounds above {MAX_ROWS:,} needs summary=True "
                          f"(per-round rows would not fit in memory), got {rounds:,}")
-    with numba_threads(num_threads):
-        slots = min(num_games, SLOTS)
-        totals = np.zeros((slots, NUM_TOTALS), np.int64)
-        cols = np.full((0 if summary else rounds, NUM_COLS), -1, np.int32)
-        cols[:, C_END] = END_UNPLAYED
-        _play_all(new_state(slots), rules, seat_policy, threshold, seed64, first_game,
-                  num_games, not summary, totals, cols)
-    if summary:
-        df = _summary_frame(totals.sum(axis=0), rules.num_players)
+    return SimJob("liars_dice", num_games, first_game, int(seed64), summary,
+                  {"rules": rules, "seat_policy": seat_policy, "threshold": threshold})
+
+
+def run(job: SimJob) -> dict[str, np.ndarray]:
+    """Play the job's matches: ``cols`` (one row per round; none with ``summary``), ``totals``."""
+    rules: Rules = job.params["rules"]
+    slots = min(job.num_games, SLOTS)
+    totals = np.zeros((slots, NUM_TOTALS), np.int64)
+    cols = np.full((0 if job.summary else job.num_games * rules.num_rounds, NUM_COLS), -1,
+                   np.int32)
+    cols[:, C_END] = END_UNPLAYED
+    _play_all(new_state(slots), rules, job.params["seat_policy"], job.params["threshold"],
+              np.uint64(job.seed), job.first_game, job.num_games, not job.summary, totals, cols)
+    return {"cols": cols, "totals": totals.sum(axis=0)}
+
+
+def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The user's table from ``run``'s outputs (of one run, or of its shards merged)."""
+    rules: Rules = job.params["rules"]
+    if job.summary:
+        df = _summary_frame(out["totals"], rules.num_players)
     else:
-        df = _rounds_frame(cols, rules.num_rounds, first_game)
-    df.attrs.update(game="liars_dice", seed=int(seed64), num_games=num_games,
-                    policy=[policies.POLICIES[k] for k in seat_policy], threshold=threshold,
-                    rules=rules_to_options(rules))
+        df = _rounds_frame(out["cols"], rules.num_rounds, job.first_game)
+    df.attrs.update(game="liars_dice", seed=job.seed, num_games=job.num_games,
+                    policy=[policies.POLICIES[k] for k in job.params["seat_policy"]],
+                    threshold=job.params["threshold"], rules=rules_to_options(rules))
     return df
 
 

@@ -17,7 +17,7 @@ from numba import prange
 from ...core.bits import popcount
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
-from ...core.simulation import numba_threads, resolve_policies
+from ...core.simulation import SimJob, numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies.zhajinhua import POLICIES, RANDOM, policy_action, random_legal
 from .rules import (
@@ -160,6 +160,16 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     ``first_game`` offsets the global game index (to shard a run: the union of shards is the run).
     ``num_threads`` runs the kernels on that many Numba threads (results do not depend on it).
     """
+    job = plan(num_games, policy, seed, summary, first_game, record_actions=record_actions,
+               **options)
+    with numba_threads(num_threads):
+        return frame(job, run(job))
+
+
+def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+         summary: bool = False, first_game: int = 0, record_actions: bool = False,
+         **options: Any) -> SimJob:
+    """The validated job of a ``simulate`` call (see ``vecgames.core.simulation``)."""
     rules: Rules = make_rules(**options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
     first_game = check_int(first_game, "first_game", 0, 2**62)
@@ -170,14 +180,17 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     if not summary and num_games > MAX_PER_GAME_ROWS:
         raise ValueError(f"num_games above {MAX_PER_GAME_ROWS:,} needs summary=True "
                          f"(per-game rows would not fit in memory), got {num_games:,}")
-    with numba_threads(num_threads):
-        return _simulate(num_games, seat_policy, seed64, summary, record, first_game, rules)
+    return SimJob("zhajinhua", num_games, first_game, int(seed64), summary,
+                  {"rules": rules, "seat_policy": seat_policy, "record": record})
 
 
-def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summary: bool,
-              record: bool, first_game: int, rules: Rules) -> pd.DataFrame:
-    n_players = rules.num_players
-    rows = 0 if summary else num_games
+def run(job: SimJob) -> dict[str, np.ndarray]:
+    """Play the job's games: per-game columns (none with ``summary``), ``totals`` and, when
+    recording, ``action_counts``."""
+    rules: Rules = job.params["rules"]
+    record: bool = job.params["record"]
+    n_players, num_games = rules.num_players, job.num_games
+    rows = 0 if job.summary else num_games
     out = {
         "chips": np.empty((rows, n_players), np.int32),
         "pot": np.empty(rows, np.int32),
@@ -194,18 +207,28 @@ def _simulate(num_games: int, seat_policy: np.ndarray, seed64: np.uint64, summar
                              np.int64)
     slots = min(num_games, SLOTS)
     totals = np.zeros((slots, NUM_TOTALS), np.float64)
-    _play_all(new_state(slots), rules, seat_policy, seed64, first_game, num_games, record,
-              action_counts, not summary, totals, out["chips"], out["pot"], out["rounds"],
-              out["decisions"], out["end"], out["winners"], out["opener"], out["category"],
-              out["looked"])
-    if summary:
-        df = _summary_frame(totals.sum(axis=0), n_players)
-    else:
-        df = _games_frame(out, n_players, first_game)
-    df.attrs.update(game="zhajinhua", seed=int(seed64), num_games=num_games,
-                    policy=[POLICIES[k] for k in seat_policy], rules=rules_to_options(rules))
+    _play_all(new_state(slots), rules, job.params["seat_policy"], np.uint64(job.seed),
+              job.first_game, num_games, record, action_counts, not job.summary, totals,
+              out["chips"], out["pot"], out["rounds"], out["decisions"], out["end"],
+              out["winners"], out["opener"], out["category"], out["looked"])
+    out["totals"] = totals.sum(axis=0)
     if record:
-        df.attrs["action_counts"] = action_counts.sum(axis=0)
+        out["action_counts"] = action_counts.sum(axis=0)
+    return out
+
+
+def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
+    """The user's table from ``run``'s outputs (of one run, or of its shards merged)."""
+    rules: Rules = job.params["rules"]
+    if job.summary:
+        df = _summary_frame(out["totals"], rules.num_players)
+    else:
+        df = _games_frame(out, rules.num_players, job.first_game)
+    df.attrs.update(game="zhajinhua", seed=job.seed, num_games=job.num_games,
+                    policy=[POLICIES[k] for k in job.params["seat_policy"]],
+                    rules=rules_to_options(rules))
+    if job.params["record"]:
+        df.attrs["action_counts"] = out["action_counts"]
     return df
 
 

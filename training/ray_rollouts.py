@@ -1,0 +1,77 @@
+"""Rollout workers on a Ray cluster for the trainers.
+
+Each worker is a Ray actor holding its own slice of the envs (global env indices
+``w * envs_per_worker ...``, so together they are the one-machine batch) and a CPU copy of the
+policy. Every iteration the learner publishes its weights once (``ray.put``), each actor loads
+them, plays ``steps`` steps through its torch bridge and returns its rollout; the learner joins
+the rollouts along the env axis on its own device (the GPU when there is one).
+
+A trainer plugs in with two picklable callables (module-level functions or ``partial``\\s of
+them): ``make_collector(worker)`` -> an object with ``collect(net) -> (rollout, extras)``
+where ``rollout`` is a dataclass of ``[T, B, ...]`` tensors, and ``make_net()`` -> the policy
+module. A worker that dies fails the iteration with Ray's error (its envs' running games cannot
+be rebuilt elsewhere); restart from the last checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from vecgames.core.validation import check_int
+from vecgames.distributed import connect
+from vecgames.torch_bridge import import_torch
+
+torch = import_torch()
+
+
+def concat_rollouts(parts: Sequence[Any], device: torch.device) -> Any:
+    """Rollouts of consecutive env slices as one: every tensor field joined on dim 1 (envs)."""
+    first = parts[0]
+    return type(first)(**{f.name: torch.cat([getattr(p, f.name) for p in parts], dim=1)
+                          .to(device, non_blocking=True)
+                          for f in dataclasses.fields(first)})
+
+
+class RolloutActor:
+    """One worker's envs and policy copy (run as a Ray actor; plain class for testing)."""
+
+    def __init__(self, make_collector: Callable[[int], Any], make_net: Callable[[], Any],
+                 worker: int, threads: int = 1):
+        import numba
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        torch.set_num_threads(threads)
+        self.collector = make_collector(worker)
+        self.net = make_net()
+
+    def collect(self, weights: dict[str, Any]) -> tuple[Any, list[Any]]:
+        self.net.load_state_dict(weights)
+        return self.collector.collect(self.net)
+
+
+class RolloutWorkers:
+    """``num_workers`` Ray actors collecting rollouts for one learner."""
+
+    def __init__(self, make_collector: Callable[[int], Any], make_net: Callable[[], Any],
+                 num_workers: int, address: str | None = None, cpus_per_worker: int = 1):
+        check_int(num_workers, "num_workers", 1)
+        check_int(cpus_per_worker, "cpus_per_worker", 1)
+        self.ray = connect(address)
+        actor = self.ray.remote(num_cpus=cpus_per_worker)(RolloutActor)
+        self.actors = [actor.remote(make_collector, make_net, w, cpus_per_worker)
+                       for w in range(num_workers)]
+
+    def collect(self, net: Any, device: torch.device) -> tuple[Any, list[Any]]:
+        """Every worker's rollout under ``net``'s current weights, joined on ``device``, and
+        the workers' extras (e.g. finished games' returns) in worker order."""
+        weights = self.ray.put({k: v.detach().cpu() for k, v in net.state_dict().items()})
+        results = self.ray.get([a.collect.remote(weights) for a in self.actors])
+        rollouts = [rollout for rollout, _ in results]
+        return concat_rollouts(rollouts, device), [x for _, extras in results for x in extras]
+
+    def close(self) -> None:
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []

@@ -1,0 +1,121 @@
+"""Connecting to a Ray cluster and mapping a function over shards, with a progress bar,
+retries of shards whose worker died, and each shard's result taken exactly once."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.validation import check_int
+
+CONNECT_TIMEOUT_S = 5.0
+
+
+def _ray():
+    try:
+        import ray
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError('backend="ray" needs Ray: pip install "vecgames[ray]"') from error
+    return ray
+
+
+def _check_reachable(address: str, timeout: float) -> None:
+    """Fail fast on an address nothing listens at (``ray.init`` would wait for minutes)."""
+    target = address.removeprefix("ray://")
+    host, _, port = target.rpartition(":")
+    if not host or not port.isdigit():
+        raise ValueError(f"address must be 'host:port', 'ray://host:port' or 'auto', "
+                         f"got {address!r}")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            pass
+    except OSError as error:
+        raise ConnectionError(
+            f"cannot reach the Ray cluster at {address!r} ({error}); start one with "
+            f"`ray start --head` on that machine, or leave address unset to run a local "
+            f"Ray on this one") from error
+
+
+def connect(address: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -> Any:
+    """Connect to Ray once per process and return the ``ray`` module.
+
+    ``address``: None starts a private Ray on this machine, ``"auto"`` joins the cluster
+    started on this machine with ``ray start``, ``"host:port"`` / ``"ray://host:port"`` a
+    remote one (checked first: nothing listening is a ``ConnectionError`` within ``timeout``
+    seconds, where ``ray.init`` would wait for minutes). A process already connected keeps
+    its connection.
+    """
+    ray = _ray()
+    if address not in (None, "auto"):
+        _check_reachable(address, timeout)
+    if ray.is_initialized():
+        return ray
+    try:
+        ray.init(address=address, log_to_driver=False)
+    except ConnectionError as error:
+        raise ConnectionError(f"cannot reach a Ray cluster at {address!r}: {error}") from error
+    return ray
+
+
+def cluster_cpus() -> int:
+    """CPUs the connected cluster has in all."""
+    return max(int(_ray().cluster_resources().get("CPU", 1)), 1)
+
+
+def run_sharded(fn: Callable[[Any], Any], shards: Sequence[Any], *, sizes: Sequence[int],
+                cpus_per_shard: int = 1, max_retries: int = 3, progress: bool = True,
+                unit: str = "games", env_vars: dict[str, str] | None = None) -> list[Any]:
+    """``[fn(shard) for shard in shards]``, each call a Ray task; results in shard order.
+
+    A shard whose worker process dies (killed, out of memory, node lost) is run again, up to
+    ``max_retries`` times; an exception raised by ``fn`` itself is not retried but raised
+    here. Each shard's result is taken once, whatever the retries. ``sizes`` (work per shard)
+    drive the progress bar; ``env_vars`` are set in the workers that run the shards (Ray
+    starts workers of their own for them).
+    """
+    ray = _ray()
+    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
+    max_retries = check_int(max_retries, "max_retries", 0)
+    task = ray.remote(_shard_task).options(
+        num_cpus=cpus_per_shard, max_retries=max_retries,
+        runtime_env={"env_vars": dict(env_vars)} if env_vars else None)
+    refs = [task.remote(fn, shard, cpus_per_shard) for shard in shards]
+    index = {ref: k for k, ref in enumerate(refs)}
+    results: list[Any] = [None] * len(refs)
+    bar = _progress_bar(sum(sizes), unit) if progress else None
+    pending = list(refs)
+    try:
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            for ref in done:
+                k = index[ref]
+                results[k] = ray.get(ref)
+                if bar is not None:
+                    bar.update(sizes[k])
+    except BaseException:
+        for ref in pending:
+            ray.cancel(ref, force=True)
+        raise
+    finally:
+        if bar is not None:
+            bar.close()
+    return results
+
+
+def _shard_task(fn: Callable[[Any], Any], shard: Any, threads: int) -> Any:
+    """A shard on the worker: as many Numba threads as CPUs the task holds."""
+    import numba
+
+    from ..core.simulation import numba_threads
+
+    with numba_threads(min(threads, numba.config.NUMBA_NUM_THREADS)):
+        return fn(shard)
+
+
+def _progress_bar(total: int, unit: str):
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover - tqdm comes with the ray extra
+        return None
+    return tqdm(total=total, unit=f" {unit}", unit_scale=True, dynamic_ncols=True)
