@@ -163,3 +163,12 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
         torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
     result = tz.train(cfg)
     assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()
+
+
+def test_equity_vs_random_sharded(cluster):
+    from vecgames.poker.preflop import equity_vs_random
+
+    local = equity_vs_random([1, 3], samples=500, seed=2)
+    sharded = equity_vs_random([1, 3], samples=500, seed=2, backend="ray", num_shards=5)
+    pd.testing.assert_frame_equal(local, sharded, check_exact=True)
+    assert sharded["3_std_error"].gt(0).all()

@@ -63,6 +63,13 @@ def cluster_cpus() -> int:
     return max(int(_ray().cluster_resources().get("CPU", 1)), 1)
 
 
+def split_evenly(items: Sequence[Any], parts: int) -> list[Any]:
+    """``items`` in ``parts`` contiguous, non-empty slices (fewer if there are fewer items)."""
+    parts = min(check_int(parts, "parts", 1), len(items))
+    bounds = [len(items) * k // parts for k in range(parts + 1)]
+    return [items[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
 def run_sharded(fn: Callable[[Any], Any], shards: Sequence[Any], *, sizes: Sequence[int],
                 cpus_per_shard: int = 1, max_retries: int = 3, progress: bool = True,
                 unit: str = "games", env_vars: dict[str, str] | None = None) -> list[Any]:

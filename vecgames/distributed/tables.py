@@ -1,14 +1,18 @@
 """The poker tables on a Ray cluster: the exact preflop matrix's board counts, sharded by
-(hero, villain) pair. Every pair is counted exactly and alone, so the sharded counts are the
-one-machine counts."""
+(hero, villain) pair, and the Monte Carlo cells of ``equity_vs_random``, sharded by cell. Every
+pair and every cell is computed alone from its own inputs, so the sharded tables are the
+one-machine tables."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
 from ..core.validation import check_int
-from ..poker.preflop import count_boards
-from .cluster import cluster_cpus, connect, run_sharded
+from ..poker.preflop import count_boards, random_equities
+from .cluster import cluster_cpus, connect, run_sharded, split_evenly
 
 SHARDS_PER_CPU = 4
 
@@ -21,15 +25,36 @@ def count_boards_ray(assignments: np.ndarray, *, address: str | None = None,
     if assignments.ndim != 3 or assignments.shape[1:] != (2, 2) or not len(assignments):
         raise ValueError(f"assignments must be a non-empty [T, 2, 2] array of hole cards, "
                          f"got shape {assignments.shape}")
-    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
-    connect(address)
-    if num_shards is None:
-        num_shards = SHARDS_PER_CPU * max(cluster_cpus() // cpus_per_shard, 1)
-    parts = min(check_int(num_shards, "num_shards", 1), len(assignments))
-    bounds = [len(assignments) * k // parts for k in range(parts + 1)]
-    shards = [assignments[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+    shards = _shards(assignments, address, num_shards, cpus_per_shard)
     count_boards(assignments[:1])  # compile here; workers on this machine load the cache
     counts = run_sharded(count_boards, shards, sizes=[len(s) for s in shards],
                          cpus_per_shard=cpus_per_shard, max_retries=max_retries,
                          progress=progress, unit="pairs")
     return np.concatenate(counts, axis=0)
+
+
+def random_equities_ray(cells: Sequence[tuple[str, int]], samples: int, seed: int, *,
+                        address: str | None = None, num_shards: int | None = None,
+                        cpus_per_shard: int = 1, max_retries: int = 3,
+                        progress: bool = False) -> list[tuple[float, float]]:
+    """``vecgames.poker.preflop.random_equities`` over shards of the cells, run by Ray tasks."""
+    cells = list(cells)
+    if not cells:
+        return []
+    shards = _shards(cells, address, num_shards, cpus_per_shard)
+    random_equities(cells[:1], 1, seed)  # compile here; workers on this machine load the cache
+    results = run_sharded(partial(random_equities, samples=samples, seed=seed), shards,
+                          sizes=[len(s) for s in shards], cpus_per_shard=cpus_per_shard,
+                          max_retries=max_retries, progress=progress, unit="cells")
+    return [cell for shard in results for cell in shard]
+
+
+def _shards(items, address: str | None, num_shards: int | None, cpus_per_shard: int):
+    """Validate, connect, and split ``items`` into the requested (or default) shards."""
+    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
+    if num_shards is not None:
+        num_shards = check_int(num_shards, "num_shards", 1)
+    connect(address)
+    if num_shards is None:
+        num_shards = SHARDS_PER_CPU * max(cluster_cpus() // cpus_per_shard, 1)
+    return split_evenly(items, num_shards)

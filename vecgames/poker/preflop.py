@@ -9,6 +9,7 @@ villain combo that does not share a card, and how many such combos there are.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
@@ -17,6 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.cards import format_cards, parse_cards
+from ..core.rng import check_seed
+from ..core.validation import check_int
 from . import equity_kernels as K
 from .equity import equity
 from .ranges import CLASS_NAMES, CLASS_SIZES, class_combos
@@ -134,13 +137,31 @@ def preflop_matrix() -> pd.DataFrame:
                         columns=pd.Index(CLASS_NAMES, name="villain"))
 
 
-def equity_vs_random(opponents=range(1, 10), samples: int = 200_000,
-                     seed: int = 0) -> pd.DataFrame:
+def equity_vs_random(opponents=range(1, 10), samples: int = 200_000, seed: int = 0,
+                     backend: str = "local", **ray_options) -> pd.DataFrame:
     """Each class's equity against 1..9 random hands: exact heads-up (from the matrix),
-    Monte Carlo (``samples`` deals per class, with its standard error) beyond."""
+    Monte Carlo (``samples`` deals per class, with its standard error) beyond.
+
+    ``backend="ray"`` runs the Monte Carlo cells in shards on a Ray cluster (the same numbers:
+    each cell depends on its class, ``samples`` and ``seed`` only); ``ray_options`` go to
+    ``vecgames.distributed.tables.random_equities_ray``."""
     opponents = list(opponents)
     if not opponents or any(not isinstance(n, int) or not 1 <= n <= 9 for n in opponents):
         raise ValueError("opponents must be numbers of random opponents in 1..9")
+    samples = check_int(samples, "samples", 1, 10**12)
+    check_seed(seed)
+    if backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if backend == "local" and ray_options:
+        raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
+    cells = [(name, n) for n in opponents if n > 1 for name in CLASS_NAMES]
+    if backend == "ray":
+        from ..distributed.tables import random_equities_ray
+
+        results = random_equities_ray(cells, samples, seed, **ray_options)
+    else:
+        results = random_equities(cells, samples, seed)
+    cell_results = dict(zip(cells, results, strict=True))
     counts = _matrix_counts()
     frame = pd.DataFrame(index=pd.Index(CLASS_NAMES, name="class"))
     for n in opponents:
@@ -149,15 +170,21 @@ def equity_vs_random(opponents=range(1, 10), samples: int = 200_000,
             boards = wins + ties + counts["losses"].sum(1)
             frame["1"] = (wins + ties / 2) / boards
             continue
-        values, errors = [], []
-        for name in CLASS_NAMES:
-            hero = format_cards(class_combos(name)[0])
-            result = equity([hero] + ["random"] * n, samples=samples, seed=seed)
-            values.append(result["equity"].iloc[0])
-            errors.append(result["std_error"].iloc[0])
-        frame[str(n)] = values
-        frame[f"{n}_std_error"] = errors
+        frame[str(n)] = [cell_results[name, n][0] for name in CLASS_NAMES]
+        frame[f"{n}_std_error"] = [cell_results[name, n][1] for name in CLASS_NAMES]
     return frame
+
+
+def random_equities(cells: Sequence[tuple[str, int]], samples: int,
+                    seed: int) -> list[tuple[float, float]]:
+    """(equity, standard error) of each (class, opponents) cell: the class's first combo
+    against that many random hands, ``samples`` Monte Carlo deals under ``seed``."""
+    out = []
+    for name, n in cells:
+        hero = format_cards(class_combos(name)[0])
+        result = equity([hero] + ["random"] * n, samples=samples, seed=seed)
+        out.append((float(result["equity"].iloc[0]), float(result["std_error"].iloc[0])))
+    return out
 
 
 def class_grid(values: pd.Series) -> pd.DataFrame:
