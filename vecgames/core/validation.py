@@ -41,16 +41,17 @@ def check_options(options: Mapping[str, Any], known: Mapping[str, Any], game: st
         )
 
 
-def check_actions(actions: Any, num_envs: int, num_actions: int) -> np.ndarray:
-    """Actions as a contiguous int64 array of shape (num_envs,) with values in range."""
+def check_actions(actions: Any, num_envs: int, num_actions: int,
+                  lowest: int = 0) -> np.ndarray:
+    """Actions as a contiguous int64 array of shape (num_envs,) with values in
+    [lowest, num_actions) (``lowest=-1`` admits ``VecEnv.WAIT``)."""
     arr = np.asarray(actions)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"actions must be an integer array, got dtype {arr.dtype}")
     if arr.shape != (num_envs,):
         raise ValueError(f"actions must have shape ({num_envs},), got {arr.shape}")
-    if num_envs and (arr.min() < 0 or arr.max() >= num_actions):
-        bad = int(np.flatnonzero((arr < 0) | (arr >= num_actions))[0])
-        raise ValueError(
-            f"actions must be in [0, {num_actions}); env {bad} got {int(arr[bad])}"
-        )
+    if num_envs and (arr.min() < lowest or arr.max() >= num_actions):
+        bad = int(np.flatnonzero((arr < lowest) | (arr >= num_actions))[0])
+        allowed = f"[0, {num_actions})" + (" or -1 (wait)" if lowest < 0 else "")
+        raise ValueError(f"actions must be in {allowed}; env {bad} got {int(arr[bad])}")
     return np.ascontiguousarray(arr, dtype=np.int64)

@@ -75,6 +75,7 @@ class DaYaoguaiEnv(VecEnv):
     """
 
     name = "dayaoguai"
+    event_info = {"illegal": False}
     num_actions = NUM_ACTIONS
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0, **options: Any):

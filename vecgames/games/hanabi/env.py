@@ -112,6 +112,7 @@ class HanabiEnv(VecEnv):
     """
 
     name = "hanabi"
+    event_info = {"illegal": False, "score": -1, "end": -1}
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
                  obs: str = "jaxmarl", observers: str = "current", **options: Any):

@@ -113,6 +113,7 @@ class LiarsDiceEnv(VecEnv):
     """
 
     name = "liars_dice"
+    event_info = {"illegal": False, "round_over": False, "loser": -1}
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
                  observation: str = "full", **options: Any):
