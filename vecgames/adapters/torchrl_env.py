@@ -1,0 +1,89 @@
+"""A TorchRL ``EnvBase`` over a native batch of tables, tensors on the chosen device through
+the torch bridge (``vecgames.torch_bridge``).
+
+The batch is ``[num_envs]`` and every seat is driven by the actions given (self-play; the
+tensordict's ``current_player`` says whose turn it is at each table):
+
+- ``observation`` float32 ``[B, obs_dim]`` (the seat to act's view), ``action_mask`` bool
+  ``[B, num_actions]``, ``current_player`` int64 ``[B]``;
+- ``action`` int64 ``[B]``, a ``Categorical`` spec whose mask follows ``action_mask`` (so
+  ``rand_action`` and ``rollout`` without a policy play legal moves);
+- ``reward`` float32 ``[B, num_players]``: every seat's reward of the step;
+- ``done`` / ``terminated`` / ``truncated`` bool ``[B, 1]``.
+
+The native tables reset themselves in the step a game ends, so that step's
+``("next", "observation")`` is already the next game's first observation, and resetting a done
+table (TorchRL's partial reset, ``_reset``) changes nothing. A reset without a mask (``reset()``)
+deals new games everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from tensordict import TensorDict, TensorDictBase
+from torchrl.data import Binary, Categorical, Composite, Unbounded
+from torchrl.envs import EnvBase
+
+import vecgames
+from vecgames.core.rng import check_seed
+from vecgames.torch_bridge import TorchBridge
+
+
+class TorchRLEnv(EnvBase):
+    """``num_envs`` tables of ``game`` as a batched TorchRL env on ``device``."""
+
+    def __init__(self, game: str, num_envs: int = 1, device: Any = "cpu", seed: int = 0,
+                 **options: Any):
+        if game == "hanabi" and options.get("observers", "current") != "current":
+            raise ValueError("TorchRLEnv observes the seat to act: hanabi's observers must be "
+                             "'current'")
+        self.native = vecgames.make(game, num_envs=num_envs, seed=seed, **options)
+        self.bridge = TorchBridge(self.native, device)
+        super().__init__(device=self.bridge.device, batch_size=torch.Size([num_envs]))
+        b, a, n = num_envs, self.native.num_actions, self.native.num_players
+        dev = self.bridge.device
+        self.observation_spec = Composite(
+            observation=Unbounded((b, self.native.obs_dim), dtype=torch.float32, device=dev),
+            action_mask=Binary(n=a, shape=(b, a), dtype=torch.bool, device=dev),
+            current_player=Unbounded((b,), dtype=torch.int64, device=dev),
+            shape=(b,), device=dev)
+        self.action_spec = Categorical(n=a, shape=(b,), dtype=torch.int64, device=dev)
+        self.reward_spec = Unbounded((b, n), dtype=torch.float32, device=dev)
+        self.done_spec = Composite(
+            done=Binary(n=1, shape=(b, 1), dtype=torch.bool, device=dev),
+            terminated=Binary(n=1, shape=(b, 1), dtype=torch.bool, device=dev),
+            truncated=Binary(n=1, shape=(b, 1), dtype=torch.bool, device=dev),
+            shape=(b,), device=dev)
+        self._next_seed: int | None = None
+        self._view: dict[str, torch.Tensor] | None = None
+
+    def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
+        partial = tensordict is not None and "_reset" in tensordict.keys()
+        if self._view is None or not partial:
+            obs, info = self.bridge.reset(seed=self._next_seed)
+            self._next_seed = None
+            self._view = {"observation": obs, **info}
+        flags = torch.zeros((self.batch_size[0], 1), dtype=torch.bool, device=self.device)
+        return self._out(done=flags, terminated=flags, truncated=flags)
+
+    def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
+        obs, reward, terminated, truncated, info = self.bridge.step(tensordict["action"])
+        self._view = {"observation": obs, **info}
+        terminated = terminated.unsqueeze(-1)
+        truncated = truncated.unsqueeze(-1)
+        return self._out(reward=reward.clone(), done=terminated | truncated,
+                         terminated=terminated.clone(), truncated=truncated.clone())
+
+    def _out(self, **extra: torch.Tensor) -> TensorDictBase:
+        view = self._view
+        mask = view["action_mask"].clone()
+        self.action_spec.update_mask(mask)
+        return TensorDict({"observation": view["observation"].clone(), "action_mask": mask,
+                           "current_player": view["current_player"].long(), **extra},
+                          batch_size=self.batch_size, device=self.device)
+
+    def _set_seed(self, seed: int | None) -> None:
+        """The seed of the next full reset (the native streams are reseeded there)."""
+        self._next_seed = None if seed is None else int(check_seed(seed))
