@@ -95,12 +95,14 @@ class VecEnv:
         by restoring their rows of every per-env array (the kernels have no idea of waiting,
         so no rule is written twice)."""
         kept = [a for a in self._per_env_arrays() if not self._is_event(a)]
-        saved = [a[waiting].copy() for a in kept]
+        saved = [a.copy() for a in kept]  # whole copies: a memcpy beats gathering rows
+        wait = np.zeros(self.num_envs, np.bool_)
+        wait[waiting] = True
         stand_in = actions.copy()
         stand_in[waiting] = np.argmax(self._mask[waiting], axis=1)
         self._step_all(stand_in)
-        for array, rows in zip(kept, saved, strict=True):
-            array[waiting] = rows
+        for array, before in zip(kept, saved, strict=True):
+            np.copyto(array, before, where=wait.reshape((-1,) + (1,) * (array.ndim - 1)))
         self._reward[waiting] = 0.0
         self._terminated[waiting] = False
         self._truncated[waiting] = False
