@@ -472,7 +472,7 @@ def started_env():
     (np.zeros(4, np.float64), TypeError, "dtype"),
     (np.zeros(4, np.bool_), TypeError, "dtype"),
     ([0, 0, 15, 0], ValueError, "in [0, 15)"),
-    ([0, -1, 0, 0], ValueError, "in [0, 15)"),
+    ([0, -2, 0, 0], ValueError, "in [0, 15)"),
     (3, ValueError, "shape"),
     (["0", "1", "0", "1"], TypeError, "dtype"),
 ])

@@ -7,5 +7,5 @@
 
 from .core import VecEnv, format_cards, make, parse_cards, simulate
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
 __all__ = ["VecEnv", "__version__", "format_cards", "make", "parse_cards", "simulate"]

@@ -101,10 +101,12 @@ def _equity(args: argparse.Namespace) -> int:
         raise CLIError(f"argument --samples: must be a whole number >= 1, got {args.samples:g}")
     import numba
 
+    from .core.simulation import max_threads
+
     threads_before = numba.get_num_threads()
     if args.threads is not None:
-        if not 1 <= args.threads <= numba.config.NUMBA_NUM_THREADS:
-            raise CLIError(f"argument --threads: must be in 1..{numba.config.NUMBA_NUM_THREADS}")
+        if not 1 <= args.threads <= max_threads():
+            raise CLIError(f"argument --threads: must be in 1..{max_threads()}")
         numba.set_num_threads(args.threads)
     start = time.perf_counter()
     try:
@@ -210,7 +212,7 @@ def _preflop(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
     elapsed = time.perf_counter() - start
-    np.savez_compressed(args.out, **counts)
+    np.savez_compressed(args.out, **counts)  # type: ignore[arg-type]  # numpy's stub
     with np.load(MATRIX_FILE) as shipped:
         same = all(np.array_equal(shipped[name], counts[name]) for name in counts)
     print(f"169 x 169 matrix in {elapsed:.1f} s ({args.backend}); wrote {args.out}; "

@@ -114,7 +114,8 @@ class TorchBridge:
         obs, reward, terminated, truncated, info = self.env.step(to_numpy_actions(actions))
         arrays = dict(zip(_STEP_KEYS, (obs, reward, terminated, truncated), strict=True))
         out = self._publish({**arrays, **{k: info[k] for k in self.info_keys}})
-        return (*(out[k] for k in _STEP_KEYS), {k: out[k] for k in self.info_keys})
+        info_t = {k: out[k] for k in self.info_keys}
+        return out["obs"], out["reward"], out["terminated"], out["truncated"], info_t
 
     # -- internals ---------------------------------------------------------------------------
     def _staging(self, key: str, arr: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
@@ -140,6 +141,7 @@ class TorchBridge:
             np.copyto(host.numpy(), arr)
             dev.copy_(host, non_blocking=True)
         if self.device.type == "cuda":
-            self._copied = self.torch.cuda.Event()
-            self._copied.record()
+            event = self.torch.cuda.Event()
+            event.record()
+            self._copied = event
         return self._dev

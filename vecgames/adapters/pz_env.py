@@ -89,7 +89,7 @@ class _Table:
 class AECGameEnv(_Table, AECEnv):
     """One table of ``game`` under PettingZoo's AEC API (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str, seed: int = 0, render_mode: str | None = None,
                  **options: Any):
@@ -127,7 +127,7 @@ class AECGameEnv(_Table, AECEnv):
 class ParallelGameEnv(_Table, ParallelEnv):
     """One table of ``game`` under PettingZoo's Parallel API (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
     def __init__(self, game: str, seed: int = 0, render_mode: str | None = None,
                  **options: Any):

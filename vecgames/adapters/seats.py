@@ -104,7 +104,7 @@ class SeatedTables:
 
     def _opponent_actions(self, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         mask = self.env.action_mask[rows]
-        if self.opponents == "random":
+        if isinstance(self.opponents, str):  # "random", checked at construction
             return random_legal(mask, rng)
         actions = np.asarray(self.opponents(self.env._obs[rows], mask), dtype=np.int64)
         if actions.shape != (int(rows.sum()),):

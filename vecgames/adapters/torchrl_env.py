@@ -57,11 +57,11 @@ class TorchRLEnv(EnvBase):
             truncated=Binary(n=1, shape=(b, 1), dtype=torch.bool, device=dev),
             shape=(b,), device=dev)
         self._next_seed: int | None = None
-        self._view: dict[str, torch.Tensor] | None = None
+        self._view: dict[str, torch.Tensor] = {}
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         partial = tensordict is not None and "_reset" in tensordict.keys()
-        if self._view is None or not partial:
+        if not self._view or not partial:
             obs, info = self.bridge.reset(seed=self._next_seed)
             self._next_seed = None
             self._view = {"observation": obs, **info}

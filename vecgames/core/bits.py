@@ -20,7 +20,7 @@ from .jit import jit
 from .rng import below
 
 # Only when Numba compiles for this host (NUMBA_CPU_NAME unset): a generic target lacks BMI2.
-HAS_BMI2: bool = (numba.config.CPU_NAME is None
+HAS_BMI2: bool = (getattr(numba.config, "CPU_NAME") is None  # noqa: B009
                   and bool(llvm.get_host_cpu_features().get("bmi2", False)))
 
 

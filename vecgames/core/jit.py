@@ -29,6 +29,7 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False
       on a float sum of small integers, exact in any order, lets LLVM vectorise it);
       ``error_model="numpy"`` (no Python division checks); ``nogil``.
     """
-    decorator = njit(cache=CACHE, parallel=parallel, nogil=True, error_model="numpy",
-                     _nrt=False, inline="always" if inline else "never", fastmath=fastmath)
+    decorator = njit(  # type: ignore[call-overload]  # ``_nrt`` is not in numba's stubs
+        cache=CACHE, parallel=parallel, nogil=True, error_model="numpy", _nrt=False,
+        inline="always" if inline else "never", fastmath=fastmath)
     return decorator if fn is None else decorator(fn)

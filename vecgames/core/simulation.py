@@ -82,14 +82,18 @@ def resolve_policies(policy: str | Sequence[str], num_players: int,
     return np.array([list(names).index(name) for name in seats], dtype=np.int64)
 
 
+def max_threads() -> int:
+    """Numba's thread pool size (``NUMBA_NUM_THREADS``; set when numba is imported)."""
+    return int(getattr(numba.config, "NUMBA_NUM_THREADS"))  # noqa: B009 (no stub for it)
+
+
 @contextmanager
 def numba_threads(num_threads: int | None) -> Iterator[None]:
     """Run the block on ``num_threads`` Numba threads (checked first; None: as set), then
     restore the previous count. Results never depend on it: only speed does."""
     previous = numba.get_num_threads()
     if num_threads is not None:
-        numba.set_num_threads(check_int(num_threads, "num_threads", 1,
-                                        numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(check_int(num_threads, "num_threads", 1, max_threads()))
     try:
         yield
     finally:

@@ -112,11 +112,9 @@ def run_sharded(fn: Callable[[Any], Any], shards: Sequence[Any], *, sizes: Seque
 
 def _shard_task(fn: Callable[[Any], Any], shard: Any, threads: int) -> Any:
     """A shard on the worker: as many Numba threads as CPUs the task holds."""
-    import numba
+    from ..core.simulation import max_threads, numba_threads
 
-    from ..core.simulation import numba_threads
-
-    with numba_threads(min(threads, numba.config.NUMBA_NUM_THREADS)):
+    with numba_threads(min(threads, max_threads())):
         return fn(shard)
 
 

@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 
 from ..cli import TRAIN_HINT, flagged
-from ..core.registry import make
 from ..core.rng import check_seed
 from ..core.validation import check_int
 from ..games.liars_dice.bids import (
@@ -40,6 +39,7 @@ from ..games.liars_dice.bids import (
     format_bid,
     parse_bid,
 )
+from ..games.liars_dice.env import LiarsDiceEnv
 from ..games.liars_dice.rules import make_rules
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
 
@@ -276,7 +276,7 @@ class LiarsDiceGame:
         self.render = bool(render)
         self.input_fn, self.print_fn = input_fn, print_fn
         self.opponent = load_opponent(agent, players, dice, self.threshold)
-        self.env = make("liars_dice", num_envs=1, seed=self.seed,
+        self.env = LiarsDiceEnv(num_envs=1, seed=self.seed,
                         observation=self.opponent.observation, num_players=players, dice=dice,
                         num_rounds=rounds, forbid_repeat_bids=forbid_repeat_bids)
         self.players, self.dice_each, self.num_rounds = players, dice, rounds

@@ -47,8 +47,8 @@ def _parse_cards_arg(text, name: str, max_cards: int) -> np.ndarray:
     return cards.astype(np.int64)
 
 
-def equity(hands: Sequence[str], board: str = "", dead: str = "", samples: int | None = None,
-           seed: int = 0) -> pd.DataFrame:
+def equity(hands: Sequence[str], board: str = "", dead: str = "",
+           samples: int | float | None = None, seed: int = 0) -> pd.DataFrame:
     """Win, tie and equity of each hand (exact cards ``"AhKh"`` or a range ``"QQ+, AKs"``,
     ``"random"``; see :mod:`vecgames.poker.ranges`).
 
@@ -108,8 +108,9 @@ def equity(hands: Sequence[str], board: str = "", dead: str = "", samples: int |
 
     scratch_keys = np.zeros((K.LANES, 3, num_players), np.int64)
     if samples is None and count <= limit:
-        method, counts, weighted = "exact", *_exact(combos, sizes, weights, count, base_deck,
-                                                    board_key, board_bits, k, scratch_keys)
+        method = "exact"
+        counts, weighted = _exact(combos, sizes, weights, count, base_deck, board_key,
+                                  board_bits, k, scratch_keys)
     else:
         method = "monte carlo"
         counts = _monte_carlo(combos, sizes, weights, base_deck, board_key, board_bits, k,

@@ -130,7 +130,7 @@ class HanabiEnv(VecEnv):
         b, n = self.num_envs, self.num_players
         # The kernels write [B, seats, D]; with one seat the returned obs is its [B, D] view.
         self._obs3 = np.zeros((b, n if self._all else 1, self.obs_dim), np.float32)
-        self._obs = self._obs3 if self._all else self._obs3.reshape(b, self.obs_dim)
+        self._obs: np.ndarray = self._obs3 if self._all else self._obs3.reshape(b, self.obs_dim)
         self.state: State = new_state(b, rng=self._rng)
         self._legal = np.zeros((b, n, self.num_actions), np.bool_)
         self._score = np.full(b, -1, np.int64)

@@ -249,7 +249,8 @@ class HoldemEnv(VecEnv):
     def raise_bounds(self, i: int) -> tuple[int, int, int]:
         """(to call, min raise-to, max raise-to) in env i; min > max when no raise is legal."""
         i = self._check_index(i)
-        return tuple(int(x) for x in raise_bounds(self.state, i, self.rules))
+        to_call, low, high = raise_bounds(self.state, i, self.rules)
+        return int(to_call), int(low), int(high)
 
     def render(self, i: int) -> str:
         i = self._check_index(i)

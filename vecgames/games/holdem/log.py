@@ -85,7 +85,7 @@ def hand_log(num_games: int, policy: str | Sequence[str] = "random", seed: int =
                             int(t[PAID:PAID + n].sum()), bool((t[ALL_IN] >> p) & 1)
                             and added > 0))
             seq += 1
-        row = {"hand": g, "button": int(t[BUTTON])}
+        row: dict[str, Any] = {"hand": g, "button": int(t[BUTTON])}
         for p in range(n):
             row[f"hole_{p}"] = format_cards(state.deck[0, 2 * p:2 * p + 2])
         row["board"] = format_cards(state.deck[0, 2 * n:2 * n + 5])

@@ -17,7 +17,7 @@ from numba import prange
 from ...core.bits import popcount
 from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
-from ...core.simulation import SimJob, numba_threads, resolve_policies
+from ...core.simulation import SimJob, max_threads, numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
 from ...policies.zhajinhua import POLICIES, RANDOM, policy_action, random_legal
 from .rules import (
@@ -191,7 +191,7 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
     record: bool = job.params["record"]
     n_players, num_games = rules.num_players, job.num_games
     rows = 0 if job.summary else num_games
-    out = {
+    out: dict[str, np.ndarray] = {
         "chips": np.empty((rows, n_players), np.int32),
         "pot": np.empty(rows, np.int32),
         "rounds": np.empty(rows, np.int32),
@@ -202,7 +202,7 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
         "category": np.empty((rows, n_players), np.int8),
         "looked": np.empty((rows, n_players), np.int8),
     }
-    threads = numba.config.NUMBA_NUM_THREADS
+    threads = max_threads()
     action_counts = np.zeros((threads, rules.max_rounds if record else 1, 2, 2, NUM_ACTIONS),
                              np.int64)
     slots = min(num_games, SLOTS)
