@@ -383,3 +383,10 @@ def test_facade_rejects_num_players():
 
     with pytest.raises(TypeError, match="num_players"):
         TexasPoker([_Caller(), _Caller()], num_players=2)
+
+
+def test_exact_interface_rejects_a_negative_kind():
+    env = vecgames.make("holdem", num_envs=2, seed=5)
+    env.reset()
+    with pytest.raises(ValueError, match="env 1: kind -1 .*unknown action kind"):
+        env.step_amounts([R.CALL, -1], [0, 0])

@@ -24,7 +24,8 @@ batch gives the same games for the same seed whatever the thread count or the ba
 An env given the action ``WAIT`` (-1) does not move at that step: its game, random stream,
 observation, mask and current player stay as they were, its reward row is 0, its flags False
 and its per-step ``info`` events neutral. Adapters use it to step some tables while others
-wait for their agent (a table's games never depend on when it waited).
+wait for their agent (a table's games never depend on when it waited). Each game's step
+kernel skips the envs whose action is negative; this class clears their per-step outputs.
 """
 
 from __future__ import annotations
@@ -83,45 +84,15 @@ class VecEnv:
         if not self._started:
             raise RuntimeError("call reset() before step()")
         checked = check_actions(actions, self.num_envs, self.num_actions, lowest=self.WAIT)
-        waiting = np.flatnonzero(checked == self.WAIT)
-        if waiting.size == 0:
-            self._step_all(checked)
-        else:
-            self._step_waiting(checked, waiting)
+        self._step_all(checked)  # every game's step kernel skips a negative action
+        waiting = checked == self.WAIT
+        if waiting.any():  # their rows of the per-step outputs: nothing happened
+            self._reward[waiting] = 0.0
+            self._terminated[waiting] = False
+            self._truncated[waiting] = False
+            for key, neutral in self.event_info.items():
+                self._info[key][waiting] = neutral
         return self._obs, self._reward, self._terminated, self._truncated, self._info
-
-    def _step_waiting(self, actions: np.ndarray, waiting: np.ndarray) -> None:
-        """Step with some envs waiting: they play a legal move whose effects are then undone
-        by restoring their rows of every per-env array (the kernels have no idea of waiting,
-        so no rule is written twice)."""
-        kept = [a for a in self._per_env_arrays() if not self._is_event(a)]
-        saved = [a.copy() for a in kept]  # whole copies: a memcpy beats gathering rows
-        wait = np.zeros(self.num_envs, np.bool_)
-        wait[waiting] = True
-        stand_in = actions.copy()
-        stand_in[waiting] = np.argmax(self._mask[waiting], axis=1)
-        self._step_all(stand_in)
-        for array, before in zip(kept, saved, strict=True):
-            np.copyto(array, before, where=wait.reshape((-1,) + (1,) * (array.ndim - 1)))
-        self._reward[waiting] = 0.0
-        self._terminated[waiting] = False
-        self._truncated[waiting] = False
-        for key, neutral in self.event_info.items():
-            self._info[key][waiting] = neutral
-
-    def _per_env_arrays(self) -> list[np.ndarray]:
-        """Every array whose rows are envs: the game state and the returned buffers."""
-        state = getattr(self, "state", ())
-        arrays = [*state, self._obs, self._mask, self._current,
-                  *(v for v in self._info.values() if isinstance(v, np.ndarray))]
-        unique: dict[int, np.ndarray] = {}
-        for array in arrays:
-            if array.ndim and array.shape[0] == self.num_envs:
-                unique.setdefault(id(array), array)
-        return list(unique.values())
-
-    def _is_event(self, array: np.ndarray) -> bool:
-        return any(self._info.get(key) is array for key in self.event_info)
 
     @property
     def action_mask(self) -> np.ndarray:

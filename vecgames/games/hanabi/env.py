@@ -91,6 +91,8 @@ def _step_env(s, i, r, a, reward, illegal, score, end):
 def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mask, legal,
                  current, illegal, score, end):
     for i in prange(s.rng.shape[0]):
+        if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
+            continue
         terminated[i] = _step_env(s, i, r, actions[i], reward, illegal, score, end)
         _publish(s, i, r, encoder, all_seats, obs, mask, legal, current)
 

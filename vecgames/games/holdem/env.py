@@ -46,6 +46,7 @@ from .rules import (
 )
 
 DEFAULT_FRACTIONS = (0.5, 1.0, 2.0)
+WAIT_KIND = -1  # the kind a waiting table's action maps to (no rule sees it)
 
 
 @jit
@@ -103,6 +104,8 @@ def _step_env(s, i, r, kind, amount, reward, per_step):
 def _step_kernel(s, r, kinds, amounts, fractions, per_step, obs, reward, terminated, mask,
                  current, codes):
     for i in prange(s.rng.shape[0]):
+        if kinds[i] == WAIT_KIND:
+            continue
         terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i], per_step)
         _publish(s, i, r, fractions, obs, mask, current)
 
@@ -110,13 +113,16 @@ def _step_kernel(s, r, kinds, amounts, fractions, per_step, obs, reward, termina
 @jit(parallel=True)
 def _discrete_kernel(s, r, actions, fractions, kinds, amounts):
     for i in prange(s.rng.shape[0]):
+        if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
+            kinds[i], amounts[i] = WAIT_KIND, 0
+            continue
         kinds[i], amounts[i] = discrete_to_amount(s, i, r, actions[i], fractions)
 
 
 @jit(parallel=True)
 def _check_kernel(s, r, kinds, amounts, codes):
     for i in prange(s.rng.shape[0]):
-        codes[i] = check_action(s, i, kinds[i], amounts[i], r)
+        codes[i] = OK if kinds[i] == WAIT_KIND else check_action(s, i, kinds[i], amounts[i], r)
 
 
 class HoldemEnv(VecEnv):
@@ -185,6 +191,10 @@ class HoldemEnv(VecEnv):
             raise RuntimeError("call reset() before step_amounts()")
         kinds = self._int_array(kinds, "kinds")
         amounts = self._int_array(amounts, "amounts")
+        if kinds.size and kinds.min() < 0:  # the kernels read a negative kind as a wait
+            bad = int(np.flatnonzero(kinds < 0)[0])
+            raise ValueError(f"env {bad}: kind {int(kinds[bad])} amount {int(amounts[bad])}: "
+                             f"unknown action kind")
         self._check(kinds, amounts)
         self._apply(kinds, amounts)
         return self._obs, self._reward, self._terminated, self._truncated, self._info

@@ -89,6 +89,8 @@ def _step_env(s, i, r, a, reward, flags, loser, final_penalty):
 def _step_kernel(s, r, observation, actions, obs, reward, terminated, truncated, mask, current,
                  penalty, flags, loser, final_penalty):
     for i in prange(s.rng.shape[0]):
+        if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
+            continue
         _step_env(s, i, r, actions[i], reward[i], flags, loser, final_penalty)
         f = flags[i]
         terminated[i] = (f & MATCH_END) != 0

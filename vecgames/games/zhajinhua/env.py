@@ -73,6 +73,8 @@ def _step_env(s, i, r, a, reward):
 @jit(parallel=True)
 def _step_kernel(s, r, actions, obs, reward, terminated, mask, current):
     for i in prange(s.rng.shape[0]):
+        if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
+            continue
         terminated[i] = _step_env(s, i, r, actions[i], reward[i])
         _publish(s, i, r, obs, mask, current)
 
