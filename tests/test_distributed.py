@@ -172,3 +172,25 @@ def test_equity_vs_random_sharded(cluster):
     sharded = equity_vs_random([1, 3], samples=500, seed=2, backend="ray", num_shards=5)
     pd.testing.assert_frame_equal(local, sharded, check_exact=True)
     assert sharded["3_std_error"].gt(0).all()
+
+
+def test_dayaoguai_rollout_workers(cluster, tmp_path):
+    torch = pytest.importorskip("torch")
+    dy = pytest.importorskip("training.dayaoguai")
+    cfg = dy.Config(players=4, envs=8, steps=5, iterations=2, seed=2, out=str(tmp_path),
+                    eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
+                    max_steps=200, mix="self=1,random=1,weakest=1,pickup=1", workers=2)
+    cpu = torch.device("cpu")
+    local = dy.Collector(cfg, cpu, torch.Generator().manual_seed(0))
+    net = dy.base.PolicyNet(local.obs_dim, local.num_actions, cfg.hidden)
+    remote = dy.RayCollector(cfg, cpu)
+    try:
+        ro_local, (beans, counts) = local.collect(net)
+        ro_remote, (beans_r, counts_r) = remote.collect(net)
+    finally:
+        remote.close()
+    np.testing.assert_array_equal(counts_r, counts)  # the same tables of each kind
+    for name in ("obs", "mask", "player", "learner"):
+        torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
+    result = dy.train(cfg)
+    assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()

@@ -30,6 +30,7 @@ import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -86,14 +87,17 @@ class Config:
     progress: bool = True
     eval_opponents: tuple[str, ...] = POLICIES
     env_options: dict[str, Any] = field(default_factory=dict)
+    workers: int = 0  # Ray rollout workers (0: the envs step in this process)
+    ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
             self.iterations = 100
 
-    def make_env(self, num_envs: int, seed: int):
-        return vecgames.make(GAME, num_envs=num_envs, seed=seed, num_players=self.players,
-                             max_steps=self.max_steps, **self.env_options)
+    def make_env(self, num_envs: int, seed: int, env_offset: int = 0):
+        return vecgames.make(GAME, num_envs=num_envs, seed=seed, env_offset=env_offset,
+                             num_players=self.players, max_steps=self.max_steps,
+                             **self.env_options)
 
 
 def parse_mix(spec: str) -> dict[str, float]:
@@ -209,73 +213,11 @@ class Rollout:
     fresh: torch.Tensor  # bool [T, B]
 
 
-class Collector:
-    """Steps the training tables (learner by the net, baselines by the njit kernel) and keeps
-    the previous rollout for carry-over."""
+class CarryOver:
+    """Turns rollouts into training batches, carrying pending decisions to the next one."""
 
-    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator):
-        self.cfg = cfg
-        self.device = device
-        self.gen = generator
-        self.env = cfg.make_env(cfg.envs, cfg.seed)
-        self.bridge = TorchBridge(self.env, device)
-        self.obs, info = self.bridge.reset()
-        self.mask, self.cur = info["action_mask"], info["current_player"]
-        self.kinds = table_kinds(cfg.envs, parse_mix(cfg.mix))
-        self.seat_policy = seat_table(self.kinds, cfg.players)
-        self.is_learner = torch.from_numpy(self.seat_policy == LEARNER).to(device)
-        self.actions = np.zeros(cfg.envs, np.int64)
-        self.scale = cfg.reward_scale / self.env.rules.base
-        self.learner_seat = torch.arange(cfg.envs, device=device) % cfg.players
-        self.kind_t = torch.from_numpy(self.kinds).to(device)
-        self.prev: Rollout | None = None
-
-    def _empty(self) -> Rollout:
-        t, b, env, dev = self.cfg.steps, self.cfg.envs, self.env, self.device
-        return Rollout(
-            obs=torch.empty((t, b, env.obs_dim), device=dev),
-            mask=torch.empty((t, b, env.num_actions), dtype=torch.bool, device=dev),
-            action=torch.empty((t, b), dtype=torch.int64, device=dev),
-            player=torch.empty((t, b), dtype=torch.int64, device=dev),
-            value=torch.zeros((t, b), device=dev),
-            reward=torch.empty((t, b, env.num_players), device=dev),
-            done=torch.empty((t, b), dtype=torch.bool, device=dev),
-            learner=torch.empty((t, b), dtype=torch.bool, device=dev),
-            fresh=torch.ones((t, b), dtype=torch.bool, device=dev),
-        )
-
-    @torch.no_grad()
-    def collect(self, net: base.PolicyNet) -> tuple[Rollout, dict[str, float]]:
-        """One rollout of ``steps`` steps; also the learner's beans per 1,000 env steps at the
-        tables of each baseline (the training-time learning curve)."""
-        ro = self._empty()
-        envs = torch.arange(self.cfg.envs, device=self.device)
-        beans = torch.zeros(len(KINDS), device=self.device)
-        for t in range(self.cfg.steps):
-            cur = self.cur.long()
-            learner = self.is_learner[envs, cur]
-            rows = envs[learner]
-            logits, v = net(self.obs[rows], self.mask[rows])
-            mine = base.sample_actions(logits, self.gen)
-            baseline_actions(self.env, self.seat_policy, self.actions)
-            actions = torch.from_numpy(self.actions)
-            actions[rows.cpu()] = mine.cpu()
-            ro.obs[t].copy_(self.obs)
-            ro.mask[t].copy_(self.mask)
-            ro.player[t].copy_(cur)
-            ro.action[t].copy_(actions)
-            ro.value[t, rows] = v * base.RETURN_SCALE
-            ro.learner[t].copy_(learner)
-            self.obs, reward, terminated, truncated, info = self.bridge.step(actions)
-            self.mask, self.cur = info["action_mask"], info["current_player"]
-            ro.reward[t].copy_(reward).mul_(self.scale)
-            ro.done[t].copy_(terminated | truncated)
-            mine_beans = reward.gather(1, self.learner_seat.unsqueeze(1)).squeeze(1)
-            beans.index_add_(0, self.kind_t, mine_beans)
-        counts = np.bincount(self.kinds, minlength=len(KINDS)) * self.cfg.steps
-        rate = (beans.cpu().numpy() * 1000.0 / np.maximum(counts, 1)).tolist()
-        return ro, {f"beans_vs_{k}": (r if c else float("nan"))
-                    for k, r, c in zip(KINDS, rate, counts, strict=True) if k != "self"}
+    cfg: Config
+    prev: Rollout | None = None
 
     def batch(self, new: Rollout) -> base.Batch:
         """Samples whose return is known: the previous rollout's pending decisions and this
@@ -299,6 +241,121 @@ class Collector:
         self.prev = new
         return base.Batch(*(torch.cat([getattr(s, k) for s in samples])
                             for k in ("obs", "mask", "action", "ret")))
+
+
+def bean_rates(beans: np.ndarray, counts: np.ndarray) -> dict[str, float]:
+    """The learner's beans per 1,000 env steps at the tables of each baseline, from the beans
+    it won there and the env steps taken (per KINDS entry)."""
+    rate = (beans * 1000.0 / np.maximum(counts, 1)).tolist()
+    return {f"beans_vs_{k}": (r if c else float("nan"))
+            for k, r, c in zip(KINDS, rate, counts, strict=True) if k != "self"}
+
+
+class Collector(CarryOver):
+    """Steps the training tables (learner by the net, baselines by the njit kernel) and keeps
+    the previous rollout for carry-over. ``env_offset``/``num_envs``: this collector holds
+    tables ``env_offset ..`` of the run's ``cfg.envs`` (a rollout worker's slice; table kinds
+    and seats follow the global index)."""
+
+    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator,
+                 env_offset: int = 0, num_envs: int | None = None):
+        self.cfg = cfg
+        self.device = device
+        self.gen = generator
+        self.num_envs = cfg.envs if num_envs is None else num_envs
+        self.env = cfg.make_env(self.num_envs, cfg.seed, env_offset)
+        self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
+        self.bridge = TorchBridge(self.env, device)
+        self.obs, info = self.bridge.reset()
+        self.mask, self.cur = info["action_mask"], info["current_player"]
+        mine = slice(env_offset, env_offset + self.num_envs)
+        all_kinds = table_kinds(cfg.envs, parse_mix(cfg.mix))
+        self.kinds = all_kinds[mine]
+        self.seat_policy = seat_table(all_kinds, cfg.players)[mine]
+        self.is_learner = torch.from_numpy(self.seat_policy == LEARNER).to(device)
+        self.actions = np.zeros(self.num_envs, np.int64)
+        self.scale = cfg.reward_scale / self.env.rules.base
+        self.learner_seat = torch.arange(cfg.envs, device=device)[mine] % cfg.players
+        self.kind_t = torch.from_numpy(self.kinds).to(device)
+
+    def _empty(self) -> Rollout:
+        t, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
+        return Rollout(
+            obs=torch.empty((t, b, env.obs_dim), device=dev),
+            mask=torch.empty((t, b, env.num_actions), dtype=torch.bool, device=dev),
+            action=torch.empty((t, b), dtype=torch.int64, device=dev),
+            player=torch.empty((t, b), dtype=torch.int64, device=dev),
+            value=torch.zeros((t, b), device=dev),
+            reward=torch.empty((t, b, env.num_players), device=dev),
+            done=torch.empty((t, b), dtype=torch.bool, device=dev),
+            learner=torch.empty((t, b), dtype=torch.bool, device=dev),
+            fresh=torch.ones((t, b), dtype=torch.bool, device=dev),
+        )
+
+    @torch.no_grad()
+    def collect(self, net: base.PolicyNet) -> tuple[Rollout, tuple[np.ndarray, np.ndarray]]:
+        """One rollout of ``steps`` steps; also the learner's beans won and the env steps
+        taken at the tables of each kind (``bean_rates`` makes the learning curve of them)."""
+        ro = self._empty()
+        envs = torch.arange(self.num_envs, device=self.device)
+        beans = torch.zeros(len(KINDS), device=self.device)
+        for t in range(self.cfg.steps):
+            cur = self.cur.long()
+            learner = self.is_learner[envs, cur]
+            rows = envs[learner]
+            logits, v = net(self.obs[rows], self.mask[rows])
+            mine = base.sample_actions(logits, self.gen)
+            baseline_actions(self.env, self.seat_policy, self.actions)
+            actions = torch.from_numpy(self.actions)
+            actions[rows.cpu()] = mine.cpu()
+            ro.obs[t].copy_(self.obs)
+            ro.mask[t].copy_(self.mask)
+            ro.player[t].copy_(cur)
+            ro.action[t].copy_(actions)
+            ro.value[t, rows] = v * base.RETURN_SCALE
+            ro.learner[t].copy_(learner)
+            self.obs, reward, terminated, truncated, info = self.bridge.step(actions)
+            self.mask, self.cur = info["action_mask"], info["current_player"]
+            ro.reward[t].copy_(reward).mul_(self.scale)
+            ro.done[t].copy_(terminated | truncated)
+            mine_beans = reward.gather(1, self.learner_seat.unsqueeze(1)).squeeze(1)
+            beans.index_add_(0, self.kind_t, mine_beans)
+        counts = np.bincount(self.kinds, minlength=len(KINDS)) * self.cfg.steps
+        return ro, (beans.cpu().numpy(), counts)
+
+
+def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
+    """Rollout worker ``worker``'s collector: its slice of the tables, on the CPU, with its
+    own sampling stream."""
+    generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
+    return Collector(cfg, torch.device("cpu"), generator, env_offset=worker * envs_per_worker,
+                     num_envs=envs_per_worker)
+
+
+class RayCollector(CarryOver):
+    """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the tables with
+    a CPU copy of the policy; their rollouts are joined on the learner's device."""
+
+    def __init__(self, cfg: Config, device: torch.device):
+        from .ray_rollouts import RolloutWorkers
+
+        if cfg.envs % cfg.workers:
+            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
+        self.cfg = cfg
+        probe = cfg.make_env(1, cfg.seed)
+        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
+        self.workers = RolloutWorkers(
+            partial(worker_collector, cfg, cfg.envs // cfg.workers),
+            partial(base.PolicyNet, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
+            address=cfg.ray_address)
+        self.device = device
+
+    def collect(self, net: base.PolicyNet) -> tuple[Rollout, tuple[np.ndarray, np.ndarray]]:
+        rollout, parts = self.workers.collect(net, self.device)
+        return rollout, (sum(p[0] for p in parts), sum(p[1] for p in parts))
+
+    def close(self) -> None:
+        self.workers.close()
 
 
 # -- evaluation ----------------------------------------------------------------------------
@@ -429,9 +486,8 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns ``{"evals": ..., "train": ...}``."""
     device, gen, out = base.start_run(cfg)
-    collector = Collector(cfg, device, gen)
-    net = base.PolicyNet(collector.env.obs_dim, collector.env.num_actions,
-                         cfg.hidden).to(device)
+    collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
+    net = base.PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     history, samples, it = [], 0, 0
     start = time.perf_counter()
@@ -440,7 +496,8 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     while (cfg.iterations is None or it < cfg.iterations) and (
             deadline is None or time.perf_counter() < deadline):
         it += 1
-        rollout, curve = collector.collect(net)
+        rollout, (beans, counts) = collector.collect(net)
+        curve = bean_rates(beans, counts)
         stats = base.update(net, opt, collector.batch(rollout), cfg, gen)
         samples += stats["samples"]
         stats.update(curve, iteration=it, seconds=time.perf_counter() - start)
@@ -451,6 +508,8 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
         if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
             base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
     bar.close()
+    if isinstance(collector, RayCollector):
+        collector.close()
     seconds = time.perf_counter() - start
     base.save_checkpoint(out / "final.pt", net, opt, cfg, it)
     (out / "history.json").write_text(json.dumps(history, indent=1))
@@ -509,6 +568,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="Ray rollout workers, each stepping envs/workers of the tables "
+                        "(0: step them here; needs the ray extra)")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
     return p
 
 
@@ -527,6 +591,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
         parse_mix(a.mix)
     except ValueError as exc:
         raise SystemExit(f"--{exc}") from exc
+    if a.workers < 0 or (a.workers and a.envs % a.workers):
+        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device,
@@ -535,7 +601,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   eval_greedy=a.eval_greedy, beta=a.beta, lr=a.lr, epochs=a.epochs,
                   minibatches=a.minibatches, hidden=a.hidden, entropy_coef=a.entropy_coef,
                   checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -65,11 +65,11 @@ class RolloutWorkers:
 
     def collect(self, net: Any, device: torch.device) -> tuple[Any, list[Any]]:
         """Every worker's rollout under ``net``'s current weights, joined on ``device``, and
-        the workers' extras (e.g. finished games' returns) in worker order."""
+        each worker's extras (e.g. its finished games' returns), in worker order."""
         weights = self.ray.put({k: v.detach().cpu() for k, v in net.state_dict().items()})
         results = self.ray.get([a.collect.remote(weights) for a in self.actors])
         rollouts = [rollout for rollout, _ in results]
-        return concat_rollouts(rollouts, device), [x for _, extras in results for x in extras]
+        return concat_rollouts(rollouts, device), [extras for _, extras in results]
 
     def close(self) -> None:
         for actor in self.actors:

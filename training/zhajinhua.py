@@ -310,7 +310,8 @@ class RayCollector(CarryOver):
             address=cfg.ray_address)
 
     def collect(self, net: PolicyNet) -> tuple[Rollout, list[float]]:
-        return self.workers.collect(net, self.device)
+        rollout, chips = self.workers.collect(net, self.device)
+        return rollout, [c for worker in chips for c in worker]
 
     def close(self) -> None:
         self.workers.close()
