@@ -148,3 +148,42 @@ def test_torchrl_specs_and_rollout_is_the_native_games(game):
         _, reward, terminated, _, _ = native.step(actions[:, t])
         np.testing.assert_array_equal(td["next", "reward"][:, t].numpy(), reward)
         np.testing.assert_array_equal(td["next", "terminated"][:, t, 0].numpy(), terminated)
+
+
+def test_adapters_reject_wait_and_illegal_opponent_moves():
+    env = gym_env.VecGymEnv("dayaoguai", num_envs=3, seed=0)
+    env.reset()
+    with pytest.raises(ValueError, match="actions must be in"):
+        env.step(np.array([-1, 0, 0]))  # WAIT is native only: no agent move would be made
+    for bad in (lambda obs, mask: np.full(len(mask), -1),  # a table that never moves
+                lambda obs, mask: np.argmin(mask, axis=1)):  # an illegal move changes nothing
+        env = gym_env.VecGymEnv("dayaoguai", num_envs=3, seed=0, opponents=bad)
+        with pytest.raises(ValueError, match="actions must be in|illegal action"):
+            env.reset()
+
+
+def test_pettingzoo_rejects_wait_and_a_conflicting_hanabi_view():
+    pz_env = pytest.importorskip("vecgames.adapters.pz_env", exc_type=ImportError)
+    env = pz_env.AECGameEnv("liars_dice")
+    env.reset()
+    with pytest.raises(ValueError, match="actions must be in"):
+        env.step(-1)
+    with pytest.raises(ValueError, match="observers"):
+        pz_env.ParallelGameEnv("hanabi", observers="current")
+
+
+def test_torchrl_refuses_to_reset_a_table_mid_game():
+    torch = pytest.importorskip("torch")
+    trl = pytest.importorskip("vecgames.adapters.torchrl_env", exc_type=ImportError)
+    env = trl.TorchRLEnv("zhajinhua", num_envs=2, seed=0)
+    td = env.reset()
+    td = env.rand_step(td)["next"]
+    running = ~td["done"].reshape(-1)
+    assert running.all()  # six seats: no game ends at its first decision
+    td["_reset"] = running.unsqueeze(-1)
+    with pytest.raises(RuntimeError, match="middle of its game"):
+        env.reset(td)
+    td = env.reset()
+    td["action"] = torch.full((2,), -1)
+    with pytest.raises(ValueError, match="actions must be in"):
+        env.step(td)

@@ -493,23 +493,25 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     start = time.perf_counter()
     deadline = None if cfg.minutes is None else start + 60.0 * cfg.minutes
     bar = base._progress(cfg)
-    while (cfg.iterations is None or it < cfg.iterations) and (
-            deadline is None or time.perf_counter() < deadline):
-        it += 1
-        rollout, (beans, counts) = collector.collect(net)
-        curve = bean_rates(beans, counts)
-        stats = base.update(net, opt, collector.batch(rollout), cfg, gen)
-        samples += stats["samples"]
-        stats.update(curve, iteration=it, seconds=time.perf_counter() - start)
-        history.append(stats)
-        bar.update(1)
-        bar.set_postfix({k[9:]: f"{v:.0f}" for k, v in curve.items() if not math.isnan(v)}
-                        | {"ent": f"{stats.get('entropy', 0):.2f}"})
-        if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
-            base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
-    bar.close()
-    if isinstance(collector, RayCollector):
-        collector.close()
+    try:
+        while (cfg.iterations is None or it < cfg.iterations) and (
+                deadline is None or time.perf_counter() < deadline):
+            it += 1
+            rollout, (beans, counts) = collector.collect(net)
+            curve = bean_rates(beans, counts)
+            stats = base.update(net, opt, collector.batch(rollout), cfg, gen)
+            samples += stats["samples"]
+            stats.update(curve, iteration=it, seconds=time.perf_counter() - start)
+            history.append(stats)
+            bar.update(1)
+            bar.set_postfix({k[9:]: f"{v:.0f}" for k, v in curve.items() if not math.isnan(v)}
+                            | {"ent": f"{stats.get('entropy', 0):.2f}"})
+            if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
+                base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
+    finally:  # Ray actors hold their CPUs until closed, also after an error
+        bar.close()
+        if isinstance(collector, RayCollector):
+            collector.close()
     seconds = time.perf_counter() - start
     base.save_checkpoint(out / "final.pt", net, opt, cfg, it)
     (out / "history.json").write_text(json.dumps(history, indent=1))

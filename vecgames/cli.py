@@ -168,7 +168,9 @@ def _add_backend(p: argparse.ArgumentParser) -> None:
                        help="ray: shards run as Ray tasks, with the same result bit for bit")
     group.add_argument("--address", help="Ray cluster: auto, host:port or ray://host:port "
                                          "(default: a private Ray on this machine)")
-    group.add_argument("--shards", type=int, help="shards (default: 4 per cluster CPU)")
+    group.add_argument("--shards", type=int,
+                       help="shards (default: 4 per task slot of the cluster, at most one per "
+                            "100,000 games)")
     group.add_argument("--cpus-per-shard", type=int, default=1,
                        help="CPUs and Numba threads per shard (1)")
 

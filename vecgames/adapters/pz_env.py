@@ -20,7 +20,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 import vecgames
-from vecgames.core.validation import check_int
+from vecgames.core.validation import check_actions, check_int
 
 
 class _Table:
@@ -28,7 +28,10 @@ class _Table:
 
     def _open(self, game: str, seed: int, render_mode: str | None,
               options: dict[str, Any]) -> None:
-        if game == "hanabi":
+        if game == "hanabi":  # every seat's own view, so each agent can observe
+            if options.get("observers", "all") != "all":
+                raise ValueError("the PettingZoo adapters observe every Hanabi seat: "
+                                 "observers must be 'all' (the default here)")
             options = {**options, "observers": "all"}
         self.env = vecgames.make(game, num_envs=1, seed=seed, **options)
         self._all_seats = game == "hanabi"
@@ -78,7 +81,8 @@ class _Table:
 
     def _play(self, action: Any) -> tuple[np.ndarray, bool, bool]:
         """One native step: every seat's reward, and whether the game ended."""
-        _, reward, terminated, truncated, _ = self.env.step(np.array([action], np.int64))
+        actions = check_actions(np.array([action]), 1, self.env.num_actions)  # no WAIT
+        _, reward, terminated, truncated, _ = self.env.step(actions)
         self._over = bool(terminated[0] or truncated[0])
         return reward[0].astype(float), bool(terminated[0]), bool(truncated[0])
 

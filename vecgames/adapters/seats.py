@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 import vecgames
-from vecgames.core.validation import check_int
+from vecgames.core.validation import check_actions, check_int
 
 # ``opponents(obs, mask) -> actions`` for the rows of the tables where an opponent acts.
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -64,6 +64,7 @@ class SeatedTables:
 
     def step(self, actions: Any, rng: np.random.Generator) -> None:
         """The agent's actions (every table waits for it), then the opponents' moves."""
+        actions = check_actions(actions, self.env.num_envs, self.env.num_actions)  # no WAIT
         _, reward, terminated, truncated, _ = self.env.step(actions)
         self.reward[:] = self.pending + reward[:, self.seat]
         self.pending[:] = 0.0
@@ -106,8 +107,11 @@ class SeatedTables:
         mask = self.env.action_mask[rows]
         if isinstance(self.opponents, str):  # "random", checked at construction
             return random_legal(mask, rng)
-        actions = np.asarray(self.opponents(self.env._obs[rows], mask), dtype=np.int64)
-        if actions.shape != (int(rows.sum()),):
-            raise ValueError(f"opponents returned shape {actions.shape}, expected "
-                             f"({int(rows.sum())},): one action per table it was given")
+        actions = check_actions(self.opponents(self.env._obs[rows], mask), len(mask),
+                                self.env.num_actions)
+        illegal = ~mask[np.arange(len(mask)), actions]
+        if illegal.any():  # an illegal move may change nothing: the loop would never end
+            k = int(np.flatnonzero(illegal)[0])
+            raise ValueError(f"opponents returned the illegal action {int(actions[k])} for "
+                             f"table {int(np.flatnonzero(rows)[k])}")
         return actions

@@ -13,8 +13,9 @@ tensordict's ``current_player`` says whose turn it is at each table):
 
 The native tables reset themselves in the step a game ends, so that step's
 ``("next", "observation")`` is already the next game's first observation, and resetting a done
-table (TorchRL's partial reset, ``_reset``) changes nothing. A reset without a mask (``reset()``)
-deals new games everywhere.
+table (TorchRL's partial reset, ``_reset``) changes nothing; a partial reset of a table in the
+middle of its game is an error (a step-count truncation cannot cut a native game). A reset
+without a mask (``reset()``) deals new games everywhere, with the seed of ``set_seed``.
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ from torchrl.envs import EnvBase
 
 import vecgames
 from vecgames.core.rng import check_seed
-from vecgames.torch_bridge import TorchBridge
+from vecgames.core.validation import check_actions
+from vecgames.torch_bridge import TorchBridge, to_numpy_actions
 
 
 class TorchRLEnv(EnvBase):
@@ -58,19 +60,30 @@ class TorchRLEnv(EnvBase):
             shape=(b,), device=dev)
         self._next_seed: int | None = None
         self._view: dict[str, torch.Tensor] = {}
+        self._done = torch.zeros(num_envs, dtype=torch.bool, device=dev)  # at the last step
 
     def _reset(self, tensordict: TensorDictBase | None = None, **kwargs: Any) -> TensorDictBase:
         partial = tensordict is not None and "_reset" in tensordict.keys()
+        if tensordict is not None and partial and self._view:
+            asked = tensordict["_reset"].reshape(self.batch_size[0]).to(self.device)
+            if bool((asked & ~self._done).any()):
+                raise RuntimeError(
+                    "TorchRLEnv cannot reset a table in the middle of its game (its tables "
+                    "reset themselves when a game ends): reset() deals new games everywhere")
         if not self._view or not partial:
             obs, info = self.bridge.reset(seed=self._next_seed)
             self._next_seed = None
             self._view = {"observation": obs, **info}
+            self._done.zero_()
         flags = torch.zeros((self.batch_size[0], 1), dtype=torch.bool, device=self.device)
         return self._out(done=flags, terminated=flags, truncated=flags)
 
     def _step(self, tensordict: TensorDictBase) -> TensorDictBase:
-        obs, reward, terminated, truncated, info = self.bridge.step(tensordict["action"])
+        actions = check_actions(to_numpy_actions(tensordict["action"]), self.batch_size[0],
+                                self.native.num_actions)  # no WAIT
+        obs, reward, terminated, truncated, info = self.bridge.step(actions)
         self._view = {"observation": obs, **info}
+        self._done = terminated | truncated
         terminated = terminated.unsqueeze(-1)
         truncated = truncated.unsqueeze(-1)
         return self._out(reward=reward.clone(), done=terminated | truncated,

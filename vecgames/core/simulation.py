@@ -40,8 +40,8 @@ class SimJob:
     params: Mapping[str, Any]
 
     def split(self, num_shards: int) -> list[SimJob]:
-        """Contiguous shards of the game range, in order (the first ones one game larger when
-        it does not divide), none empty."""
+        """Contiguous shards of the game range, in order, none empty; sizes differ by at most
+        one game (the later shards are the larger ones when it does not divide)."""
         parts = min(check_int(num_shards, "num_shards", 1), self.num_games)
         bounds = [self.num_games * k // parts for k in range(parts + 1)]
         return [replace(self, first_game=self.first_game + lo, num_games=hi - lo)

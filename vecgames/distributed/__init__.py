@@ -1,6 +1,7 @@
-"""Running vecgames on a Ray cluster: sharded ``simulate`` and preflop tables, and rollout
-actors for the trainers. Ray is an optional extra (``pip install "vecgames[ray]"``); nothing
-here is imported by ``import vecgames``."""
+"""Running vecgames on a Ray cluster: sharded ``simulate`` (``simulate.py``) and poker tables
+(``tables.py``); the trainers' rollout actors are in ``training/ray_rollouts.py``. Ray is an
+optional extra (``pip install "vecgames[ray]"``); nothing here is imported by
+``import vecgames``."""
 
 from .cluster import connect, run_sharded
 from .simulate import simulate_ray

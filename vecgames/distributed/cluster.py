@@ -3,6 +3,7 @@ retries of shards whose worker died, and each shard's result taken exactly once.
 
 from __future__ import annotations
 
+import os
 import socket
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,17 +41,20 @@ def _check_reachable(address: str, timeout: float) -> None:
 def connect(address: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -> Any:
     """Connect to Ray once per process and return the ``ray`` module.
 
-    ``address``: None starts a private Ray on this machine, ``"auto"`` joins the cluster
-    started on this machine with ``ray start``, ``"host:port"`` / ``"ray://host:port"`` a
-    remote one (checked first: nothing listening is a ``ConnectionError`` within ``timeout``
-    seconds, where ``ray.init`` would wait for minutes). A process already connected keeps
-    its connection.
+    ``address``: None does what ``ray.init()`` does (the cluster in ``RAY_ADDRESS`` if set,
+    else one started on this machine with ``ray start``, else a private Ray on this machine);
+    ``"local"`` always a private one; ``"auto"`` the one started here with ``ray start``;
+    ``"host:port"`` / ``"ray://host:port"`` a remote one. A remote address (given, or in
+    ``RAY_ADDRESS``) is checked first: nothing listening is a ``ConnectionError`` within
+    ``timeout`` seconds, where ``ray.init`` would wait for minutes. A process already
+    connected keeps its connection.
     """
     ray = _ray()
-    if address not in (None, "auto"):
-        _check_reachable(address, timeout)
     if ray.is_initialized():
         return ray
+    target = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+    if target not in (None, "auto", "local"):
+        _check_reachable(target, timeout)
     try:
         ray.init(address=address, log_to_driver=False)
     except ConnectionError as error:
@@ -64,7 +68,8 @@ def cluster_cpus() -> int:
 
 
 def split_evenly(items: Sequence[Any], parts: int) -> list[Any]:
-    """``items`` in ``parts`` contiguous, non-empty slices (fewer if there are fewer items)."""
+    """``items`` in ``parts`` contiguous, non-empty slices (fewer if there are fewer items),
+    their sizes differing by at most one."""
     parts = min(check_int(parts, "parts", 1), len(items))
     bounds = [len(items) * k // parts for k in range(parts + 1)]
     return [items[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]

@@ -10,6 +10,7 @@ from functools import partial
 
 import numpy as np
 
+from ..core.rng import check_seed
 from ..core.validation import check_int
 from ..poker.preflop import count_boards, random_equities
 from .cluster import cluster_cpus, connect, run_sharded, split_evenly
@@ -38,6 +39,8 @@ def random_equities_ray(cells: Sequence[tuple[str, int]], samples: int, seed: in
                         cpus_per_shard: int = 1, max_retries: int = 3,
                         progress: bool = False) -> list[tuple[float, float]]:
     """``vecgames.poker.preflop.random_equities`` over shards of the cells, run by Ray tasks."""
+    samples = check_int(samples, "samples", 1, 10**12)
+    seed = int(check_seed(seed))
     cells = list(cells)
     if not cells:
         return []

@@ -79,7 +79,7 @@ def compute_preflop_matrix(backend: str = "local", **ray_options) -> dict[str, n
     symmetry): arrays ``wins``, ``ties``, ``losses``, ``combos`` [169, 169].
 
     ``backend="ray"`` counts shards of the pairs on a Ray cluster (the same integers);
-    ``ray_options`` go to ``vecgames.distributed.count_boards_ray``."""
+    ``ray_options`` go to ``vecgames.distributed.tables.count_boards_ray``."""
     assignments, owners = preflop_tasks()
     if backend == "ray":
         from ..distributed.tables import count_boards_ray
