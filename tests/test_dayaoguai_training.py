@@ -123,7 +123,8 @@ def test_carry_over_uses_every_decision_once(tmp_path):
     cfg = small_config(tmp_path, lam=0.0)  # lam=0: a return needs only the next decision
     collector = dy.Collector(cfg, CPU, torch.Generator().manual_seed(0))
     net = tz.PolicyNet(collector.env.obs_dim, collector.env.num_actions, 16)
-    ro1, curve = collector.collect(net)
+    ro1, (beans, counts) = collector.collect(net)
+    curve = dy.bean_rates(beans, counts)
     assert set(curve) == {"beans_vs_random", "beans_vs_weakest", "beans_vs_pickup"}
     b1 = collector.batch(ro1)
     ro2, _ = collector.collect(net)
