@@ -47,14 +47,16 @@ def connect(address: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -
     ``"host:port"`` / ``"ray://host:port"`` a remote one. A remote address (given, or in
     ``RAY_ADDRESS``) is checked first: nothing listening is a ``ConnectionError`` within
     ``timeout`` seconds, where ``ray.init`` would wait for minutes. A process already
-    connected keeps its connection.
+    connected keeps its connection (an address given is still checked).
     """
     ray = _ray()
+    if address not in (None, "auto", "local"):  # an address given is checked, connected or not
+        _check_reachable(address, timeout)
     if ray.is_initialized():
         return ray
-    target = address if address is not None else os.environ.get("RAY_ADDRESS") or None
-    if target not in (None, "auto", "local"):
-        _check_reachable(target, timeout)
+    from_env = os.environ.get("RAY_ADDRESS") or None
+    if address is None and from_env not in (None, "auto", "local"):
+        _check_reachable(from_env, timeout)
     try:
         ray.init(address=address, log_to_driver=False)
     except ConnectionError as error:
