@@ -194,3 +194,25 @@ def test_dayaoguai_rollout_workers(cluster, tmp_path):
         torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
     result = dy.train(cfg)
     assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()
+
+
+def test_hanabi_rollout_workers(cluster, tmp_path):
+    torch = pytest.importorskip("torch")
+    th = pytest.importorskip("training.hanabi")
+    cfg = th.Config(players=2, envs=8, steps=6, iterations=2, seed=3, out=str(tmp_path),
+                    hidden=32, eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
+                    minibatches=2, workers=2)
+    cpu = torch.device("cpu")
+    local = th.Collector(cfg, cpu, torch.Generator().manual_seed(0))
+    net = th.ActorCritic(local.obs_dim, local.num_actions, cfg.hidden)
+    remote = th.RayCollector(cfg, cpu)
+    try:
+        ro_local, _, _ = local.collect(net)
+        ro_remote, rets, ends = remote.collect(net)
+    finally:
+        remote.close()
+    assert ro_remote.last_value.shape == (8,) and rets.shape == ends.shape
+    for name in ("obs", "mask"):
+        torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
+    result = th.train(cfg)
+    assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()

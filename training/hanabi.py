@@ -30,6 +30,7 @@ import platform
 import sys
 import time
 from dataclasses import asdict, dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,8 @@ class Config:
     torch_threads: int = 1
     env_threads: int | None = None  # None: 1 on the CPU, every core with a GPU
     progress: bool = True
+    workers: int = 0  # Ray rollout workers (0: the envs step in this process)
+    ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -202,22 +205,27 @@ def lives_left(env: Any, device: torch.device) -> torch.Tensor:
 
 
 class Collector:
-    """Steps the training envs with the current policy."""
+    """Steps the training envs with the current policy. ``env_offset``/``num_envs``: this
+    collector holds envs ``env_offset ..`` of the run's ``cfg.envs`` (a rollout worker's)."""
 
-    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator):
+    def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator,
+                 env_offset: int = 0, num_envs: int | None = None):
         self.cfg = cfg
         self.device = device
         self.gen = generator
-        self.env = vecgames.make(GAME, num_envs=cfg.envs, seed=cfg.seed, **cfg.env_options())
+        self.num_envs = cfg.envs if num_envs is None else num_envs
+        self.env = vecgames.make(GAME, num_envs=self.num_envs, seed=cfg.seed,
+                                 env_offset=env_offset, **cfg.env_options())
+        self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
         self.bridge = TorchBridge(self.env, device)
         self.obs, info = self.bridge.reset()
         self.mask = info["action_mask"]
-        self.games = Games(cfg.envs, self.env.rules.hand_size, device)
+        self.games = Games(self.num_envs, self.env.rules.hand_size, device)
 
     @torch.no_grad()
     def collect(self, net: ActorCritic) -> tuple[Rollout, torch.Tensor, torch.Tensor]:
         """One rollout; also the return and the end of every game finished during it."""
-        t_max, b, env, dev = self.cfg.steps, self.cfg.envs, self.env, self.device
+        t_max, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
         ro = Rollout(
             obs=torch.empty((t_max, b, env.obs_dim), device=dev),
             mask=torch.empty((t_max, b, env.num_actions), dtype=torch.bool, device=dev),
@@ -246,6 +254,47 @@ class Collector:
             rets[t], ends[t] = self.games.step(action, life, ro.reward[t], ro.done[t])
         ro.last_value.copy_(net(self.obs, self.mask)[1])
         return ro, rets[ro.done], ends[ro.done]
+
+
+class WorkerCollector:
+    """A rollout worker's collector (its slice of the envs, on the CPU, with its own sampling
+    stream), returning ``(rollout, (returns, ends))`` as ``RolloutWorkers`` expects."""
+
+    def __init__(self, cfg: Config, envs_per_worker: int, worker: int):
+        generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
+        self.collector = Collector(cfg, torch.device("cpu"), generator,
+                                   env_offset=worker * envs_per_worker,
+                                   num_envs=envs_per_worker)
+
+    def collect(self, net: ActorCritic) -> tuple[Rollout, tuple[torch.Tensor, torch.Tensor]]:
+        ro, rets, ends = self.collector.collect(net)
+        return ro, (rets, ends)
+
+
+class RayCollector:
+    """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the envs with a
+    CPU copy of the policy; their rollouts are joined on the learner's device."""
+
+    def __init__(self, cfg: Config, device: torch.device):
+        from .ray_rollouts import RolloutWorkers
+
+        if cfg.envs % cfg.workers:
+            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
+        probe = vecgames.make(GAME, num_envs=1, **cfg.env_options())
+        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
+        self.device = device
+        self.workers = RolloutWorkers(
+            partial(WorkerCollector, cfg, cfg.envs // cfg.workers),
+            partial(ActorCritic, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
+            address=cfg.ray_address)
+
+    def collect(self, net: ActorCritic) -> tuple[Rollout, torch.Tensor, torch.Tensor]:
+        ro, parts = self.workers.collect(net, self.device)
+        return (ro, torch.cat([rets for rets, _ in parts]).to(self.device),
+                torch.cat([ends for _, ends in parts]).to(self.device))
+
+    def close(self) -> None:
+        self.workers.close()
 
 
 # -- the update ----------------------------------------------------------------------------
@@ -485,42 +534,45 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
 
 def _train(cfg: Config, command: str) -> dict[str, Any]:
     device, gen, out = start_run(cfg)
-    collector = Collector(cfg, device, gen)
-    env = collector.env
-    net = ActorCritic(env.obs_dim, env.num_actions, cfg.hidden).to(device)
+    collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
+    net = ActorCritic(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
     history: list[dict[str, Any]] = []
     it = env_steps = 0
     start = time.perf_counter()
     budget = None if cfg.minutes is None else 60.0 * cfg.minutes
     bar = _progress(cfg)
-    while True:
-        elapsed = time.perf_counter() - start
-        done_frac = max(0.0 if cfg.iterations is None else it / cfg.iterations,
-                        0.0 if budget is None else elapsed / budget)
-        if done_frac >= 1.0:
-            break
-        lr = cfg.lr * (1.0 - done_frac) if cfg.anneal_lr else cfg.lr
-        for group in opt.param_groups:
-            group["lr"] = lr
-        it += 1
-        rollout, rets, ends = collector.collect(net)
-        stats = ppo_update(net, opt, rollout, cfg, gen)
-        env_steps += cfg.envs * cfg.steps
-        n = int(rets.numel())
-        stats.update(iteration=it, env_steps=env_steps,
-                     seconds=round(time.perf_counter() - start, 2), lr=lr, games=n,
-                     score=float(rets.mean()) if n else float("nan"))
-        stats.update({f"end_{name}": float((ends == k).float().mean()) if n else float("nan")
-                      for k, name in enumerate(END_NAMES)})
-        history.append(stats)
-        bar.update(1)
-        bar.set_postfix(score=f"{stats['score']:.2f}", lives=f"{stats['end_lives']:.2f}",
-                        ent=f"{stats['entropy']:.2f}", steps=f"{env_steps / 1e6:.1f}M")
-        if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
-            save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
-                            env_steps)
-    bar.close()
+    try:
+        while True:
+            elapsed = time.perf_counter() - start
+            done_frac = max(0.0 if cfg.iterations is None else it / cfg.iterations,
+                            0.0 if budget is None else elapsed / budget)
+            if done_frac >= 1.0:
+                break
+            lr = cfg.lr * (1.0 - done_frac) if cfg.anneal_lr else cfg.lr
+            for group in opt.param_groups:
+                group["lr"] = lr
+            it += 1
+            rollout, rets, ends = collector.collect(net)
+            stats = ppo_update(net, opt, rollout, cfg, gen)
+            env_steps += cfg.envs * cfg.steps
+            n = int(rets.numel())
+            stats.update(iteration=it, env_steps=env_steps,
+                         seconds=round(time.perf_counter() - start, 2), lr=lr, games=n,
+                         score=float(rets.mean()) if n else float("nan"))
+            stats.update({f"end_{name}": float((ends == k).float().mean()) if n else float("nan")
+                          for k, name in enumerate(END_NAMES)})
+            history.append(stats)
+            bar.update(1)
+            bar.set_postfix(score=f"{stats['score']:.2f}", lives=f"{stats['end_lives']:.2f}",
+                            ent=f"{stats['entropy']:.2f}", steps=f"{env_steps / 1e6:.1f}M")
+            if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
+                save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
+                                env_steps)
+    finally:  # Ray actors hold their CPUs until closed, also after an error
+        bar.close()
+        if isinstance(collector, RayCollector):
+            collector.close()
     seconds = time.perf_counter() - start
     save_checkpoint(out / "final.pt", net, opt, cfg, it, env_steps)
     (out / "history.json").write_text(json.dumps(history, indent=1))
@@ -581,6 +633,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Numba threads of the env kernels (0: all cores; default 1 on the "
                         "CPU, all cores with a GPU)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    p.add_argument("--workers", type=int, default=d.workers,
+                   help="Ray rollout workers, each stepping envs/workers of the envs "
+                        "(0: step them here; needs the ray extra)")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
     return p
 
 
@@ -598,6 +655,8 @@ def parse_config(argv: list[str] | None = None) -> Config:
         raise SystemExit("--players must be in 2..5")
     if a.minibatches > a.envs * a.steps:
         raise SystemExit("--minibatches must not exceed envs x steps")
+    if a.workers < 0 or (a.workers and a.envs % a.workers):
+        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device, hidden=a.hidden,
@@ -607,7 +666,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   max_grad_norm=a.max_grad_norm, eval_games=a.eval_games,
                   eval_envs=a.eval_envs, checkpoint_every=a.checkpoint_every,
                   torch_threads=a.torch_threads, env_threads=a.env_threads,
-                  progress=not a.no_progress)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,11 +27,15 @@ torch = import_torch()
 
 
 def concat_rollouts(parts: Sequence[Any], device: torch.device) -> Any:
-    """Rollouts of consecutive env slices as one: every tensor field joined on dim 1 (envs)."""
+    """Rollouts of consecutive env slices as one: every tensor field joined on its env axis
+    (dim 1 of a time-major ``[T, B, ...]`` field, dim 0 of a ``[B]`` one)."""
     first = parts[0]
-    return type(first)(**{f.name: torch.cat([getattr(p, f.name) for p in parts], dim=1)
-                          .to(device, non_blocking=True)
-                          for f in dataclasses.fields(first)})
+    joined = {}
+    for f in dataclasses.fields(first):
+        tensors = [getattr(p, f.name) for p in parts]
+        axis = 0 if tensors[0].dim() == 1 else 1
+        joined[f.name] = torch.cat(tensors, dim=axis).to(device, non_blocking=True)
+    return type(first)(**joined)
 
 
 class RolloutActor:
