@@ -166,11 +166,12 @@ def _add_backend(p: argparse.ArgumentParser) -> None:
     group = p.add_argument_group("running on a Ray cluster (needs the ray extra)")
     group.add_argument("--backend", choices=("local", "ray"), default="local",
                        help="ray: shards run as Ray tasks, with the same result bit for bit")
-    group.add_argument("--address", help="Ray cluster: auto, host:port or ray://host:port "
-                                         "(default: a private Ray on this machine)")
+    group.add_argument("--address", help="Ray cluster: auto, local, host:port or "
+                                         "ray://host:port (default: RAY_ADDRESS, else a Ray "
+                                         "started here, else a private one)")
     group.add_argument("--shards", type=int,
-                       help="shards (default: 4 per task slot of the cluster, at most one per "
-                            "100,000 games)")
+                       help="shards (default: 4 per task slot of the cluster; simulate: at "
+                            "most one per 100,000 games)")
     group.add_argument("--cpus-per-shard", type=int, default=1,
                        help="CPUs and Numba threads per shard (1)")
 
