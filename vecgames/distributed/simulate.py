@@ -26,8 +26,9 @@ def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 
                  cache: bool = True, warm: bool = True, **options: Any) -> pd.DataFrame:
     """``vecgames.simulate`` on a Ray cluster; the same frame as the one-machine run.
 
-    ``address``: see ``connect``. ``num_shards``: default a few per cluster CPU (at least
-    ``MIN_SHARD_GAMES`` games each). ``cpus_per_shard``: CPUs (and Numba threads) per task.
+    ``address``: see ``connect``. ``num_shards``: default ``SHARDS_PER_CPU`` per task slot
+    (cluster CPUs / ``cpus_per_shard``), and at most one per ``MIN_SHARD_GAMES`` games.
+    ``cpus_per_shard``: CPUs (and Numba threads) per task.
     ``max_retries``: reruns of a shard whose worker died. ``progress``: a bar in the driver.
     ``cache=False``: workers compile without Numba's on-disk cache. ``warm``: compile the
     kernels here first, so workers sharing this machine's cache load them instead.
