@@ -30,7 +30,6 @@ import math
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +41,9 @@ from vecgames.games.dayaoguai.rules import PLAYER
 from vecgames.policies.dayaoguai import POLICIES, policy_action
 from vecgames.torch_bridge import TorchBridge
 
+from . import ray_rollouts
 from . import zhajinhua as base
+from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 
 torch = base.torch
 
@@ -327,35 +328,21 @@ class Collector(CarryOver):
 def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
     """Rollout worker ``worker``'s collector: its slice of the tables, on the CPU, with its
     own sampling stream."""
-    generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
-    return Collector(cfg, torch.device("cpu"), generator, env_offset=worker * envs_per_worker,
-                     num_envs=envs_per_worker)
+    return Collector(cfg, torch.device("cpu"), worker_generator(cfg.seed, worker),
+                     env_offset=worker * envs_per_worker, num_envs=envs_per_worker)
 
 
-class RayCollector(CarryOver):
+class RayCollector(CarryOver, ray_rollouts.RayCollector):
     """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the tables with
     a CPU copy of the policy; their rollouts are joined on the learner's device."""
 
     def __init__(self, cfg: Config, device: torch.device):
-        from .ray_rollouts import RolloutWorkers
-
-        if cfg.envs % cfg.workers:
-            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
-        self.cfg = cfg
-        probe = cfg.make_env(1, cfg.seed)
-        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
-        self.workers = RolloutWorkers(
-            partial(worker_collector, cfg, cfg.envs // cfg.workers),
-            partial(base.PolicyNet, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
-            address=cfg.ray_address)
-        self.device = device
+        ray_rollouts.RayCollector.__init__(self, cfg, device, cfg.make_env(1, cfg.seed),
+                                           worker_collector, base.PolicyNet)
 
     def collect(self, net: base.PolicyNet) -> tuple[Rollout, tuple[np.ndarray, np.ndarray]]:
         rollout, parts = self.workers.collect(net, self.device)
         return rollout, (sum(p[0] for p in parts), sum(p[1] for p in parts))
-
-    def close(self) -> None:
-        self.workers.close()
 
 
 # -- evaluation ----------------------------------------------------------------------------
@@ -570,11 +557,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--workers", type=int, default=d.workers,
-                   help="Ray rollout workers, each stepping envs/workers of the tables "
-                        "(0: step them here; needs the ray extra)")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
+    add_worker_arguments(p, d.workers)
     return p
 
 
@@ -593,8 +576,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
         parse_mix(a.mix)
     except ValueError as exc:
         raise SystemExit(f"--{exc}") from exc
-    if a.workers < 0 or (a.workers and a.envs % a.workers):
-        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
+    check_worker_arguments(a)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device,

@@ -30,7 +30,6 @@ import platform
 import sys
 import time
 from dataclasses import asdict, dataclass
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +40,8 @@ import vecgames
 from vecgames.games.hanabi.rules import field
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
+from . import ray_rollouts
+from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 from .zhajinhua import mean_ci, start_run
 
 torch = import_torch()
@@ -261,8 +262,7 @@ class WorkerCollector:
     stream), returning ``(rollout, (returns, ends))`` as ``RolloutWorkers`` expects."""
 
     def __init__(self, cfg: Config, envs_per_worker: int, worker: int):
-        generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
-        self.collector = Collector(cfg, torch.device("cpu"), generator,
+        self.collector = Collector(cfg, torch.device("cpu"), worker_generator(cfg.seed, worker),
                                    env_offset=worker * envs_per_worker,
                                    num_envs=envs_per_worker)
 
@@ -271,30 +271,18 @@ class WorkerCollector:
         return ro, (rets, ends)
 
 
-class RayCollector:
+class RayCollector(ray_rollouts.RayCollector):
     """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the envs with a
     CPU copy of the policy; their rollouts are joined on the learner's device."""
 
     def __init__(self, cfg: Config, device: torch.device):
-        from .ray_rollouts import RolloutWorkers
-
-        if cfg.envs % cfg.workers:
-            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
-        probe = vecgames.make(GAME, num_envs=1, **cfg.env_options())
-        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
-        self.device = device
-        self.workers = RolloutWorkers(
-            partial(WorkerCollector, cfg, cfg.envs // cfg.workers),
-            partial(ActorCritic, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
-            address=cfg.ray_address)
+        super().__init__(cfg, device, vecgames.make(GAME, num_envs=1, **cfg.env_options()),
+                         WorkerCollector, ActorCritic)
 
     def collect(self, net: ActorCritic) -> tuple[Rollout, torch.Tensor, torch.Tensor]:
         ro, parts = self.workers.collect(net, self.device)
         return (ro, torch.cat([rets for rets, _ in parts]).to(self.device),
                 torch.cat([ends for _, ends in parts]).to(self.device))
-
-    def close(self) -> None:
-        self.workers.close()
 
 
 # -- the update ----------------------------------------------------------------------------
@@ -633,11 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="Numba threads of the env kernels (0: all cores; default 1 on the "
                         "CPU, all cores with a GPU)")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--workers", type=int, default=d.workers,
-                   help="Ray rollout workers, each stepping envs/workers of the envs "
-                        "(0: step them here; needs the ray extra)")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
+    add_worker_arguments(p, d.workers)
     return p
 
 
@@ -655,8 +639,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
         raise SystemExit("--players must be in 2..5")
     if a.minibatches > a.envs * a.steps:
         raise SystemExit("--minibatches must not exceed envs x steps")
-    if a.workers < 0 or (a.workers and a.envs % a.workers):
-        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
+    check_worker_arguments(a)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device, hidden=a.hidden,

@@ -9,16 +9,22 @@ the rollouts along the env axis on its own device (the GPU when there is one).
 A trainer plugs in with two picklable callables (module-level functions or ``partial``\\s of
 them): ``make_collector(worker)`` -> an object with ``collect(net) -> (rollout, extras)``
 where ``rollout`` is a dataclass of ``[T, B, ...]`` tensors, and ``make_net()`` -> the policy
-module. A worker that dies fails the iteration with Ray's error (its envs' running games cannot
-be rebuilt elsewhere); restart from the last checkpoint.
+module. ``RayCollector`` does that wiring for a trainer config (``envs``, ``workers``,
+``hidden``, ``seed``, ``ray_address``), and ``add_worker_arguments`` /
+``check_worker_arguments`` give every trainer the same ``--workers`` / ``--address`` flags.
+A worker that dies fails the iteration with Ray's error (its envs' running games cannot be
+rebuilt elsewhere); restart from the last checkpoint.
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
+from vecgames.core.simulation import max_threads
 from vecgames.core.validation import check_int
 from vecgames.distributed import connect
 from vecgames.torch_bridge import import_torch
@@ -45,7 +51,7 @@ class RolloutActor:
                  worker: int, threads: int = 1):
         import numba
 
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, max_threads()))
         torch.set_num_threads(threads)
         self.collector = make_collector(worker)
         self.net = make_net()
@@ -79,3 +85,45 @@ class RolloutWorkers:
         for actor in self.actors:
             self.ray.kill(actor)
         self.actors = []
+
+
+def worker_generator(seed: int, worker: int) -> torch.Generator:
+    """Rollout worker ``worker``'s own sampling stream (the same for the same seed)."""
+    return torch.Generator().manual_seed(seed * 1_000_003 + worker + 1)
+
+
+class RayCollector:
+    """A trainer's ``cfg.workers`` Ray actors: worker w runs
+    ``make_collector(cfg, cfg.envs // cfg.workers, w)`` with a CPU copy of
+    ``make_net(obs_dim, num_actions, cfg.hidden)`` (sizes read off ``probe``, a one-env env of
+    the run). Trainers subclass it with the ``collect`` that merges their workers' extras."""
+
+    def __init__(self, cfg: Any, device: torch.device, probe: Any,
+                 make_collector: Callable[..., Any], make_net: Callable[..., Any]):
+        if cfg.envs % cfg.workers:
+            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
+        self.cfg = cfg
+        self.device = device
+        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
+        self.workers = RolloutWorkers(
+            partial(make_collector, cfg, cfg.envs // cfg.workers),
+            partial(make_net, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
+            address=cfg.ray_address)
+
+    def close(self) -> None:
+        self.workers.close()
+
+
+def add_worker_arguments(p: argparse.ArgumentParser, default_workers: int) -> None:
+    """The ``--workers`` / ``--address`` flags of every trainer."""
+    p.add_argument("--workers", type=int, default=default_workers,
+                   help="Ray rollout workers, each stepping envs/workers of the envs "
+                        "(0: step them here; needs the ray extra)")
+    p.add_argument("--address", default=None,
+                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
+
+
+def check_worker_arguments(a: argparse.Namespace) -> None:
+    """``--workers`` must be >= 0 and divide ``--envs``."""
+    if a.workers < 0 or (a.workers and a.envs % a.workers):
+        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")

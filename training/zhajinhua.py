@@ -29,7 +29,6 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,9 @@ import numpy as np
 
 import vecgames
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
+
+from . import ray_rollouts
+from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 
 torch = import_torch()
 nn = torch.nn
@@ -287,34 +289,22 @@ class Collector(CarryOver):
 def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
     """Rollout worker ``worker``'s collector: its slice of the envs, on the CPU, with its own
     sampling stream."""
-    generator = torch.Generator().manual_seed(cfg.seed * 1_000_003 + worker + 1)
-    return Collector(cfg, torch.device("cpu"), generator, env_offset=worker * envs_per_worker,
-                     num_envs=envs_per_worker)
+    return Collector(cfg, torch.device("cpu"), worker_generator(cfg.seed, worker),
+                     env_offset=worker * envs_per_worker, num_envs=envs_per_worker)
 
 
-class RayCollector(CarryOver):
+class RayCollector(CarryOver, ray_rollouts.RayCollector):
     """``cfg.workers`` Ray actors, each stepping ``cfg.envs / cfg.workers`` of the envs with a
     CPU copy of the policy; their rollouts are joined on the learner's device."""
 
     def __init__(self, cfg: Config, device: torch.device):
-        from .ray_rollouts import RolloutWorkers
-
-        if cfg.envs % cfg.workers:
-            raise ValueError(f"envs ({cfg.envs}) must be a multiple of workers ({cfg.workers})")
         probe = vecgames.make(cfg.game, num_envs=1, num_players=cfg.players, **cfg.env_options)
-        self.obs_dim, self.num_actions = probe.obs_dim, probe.num_actions
-        self.device = device
-        self.workers = RolloutWorkers(
-            partial(worker_collector, cfg, cfg.envs // cfg.workers),
-            partial(PolicyNet, self.obs_dim, self.num_actions, cfg.hidden), cfg.workers,
-            address=cfg.ray_address)
+        ray_rollouts.RayCollector.__init__(self, cfg, device, probe, worker_collector,
+                                           PolicyNet)
 
     def collect(self, net: PolicyNet) -> tuple[Rollout, list[float]]:
         rollout, chips = self.workers.collect(net, self.device)
         return rollout, [c for worker in chips for c in worker]
-
-    def close(self) -> None:
-        self.workers.close()
 
 
 # -- the update ----------------------------------------------------------------------------
@@ -590,11 +580,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    p.add_argument("--workers", type=int, default=d.workers,
-                   help="Ray rollout workers, each stepping envs/workers of the envs "
-                        "(0: step them here; needs the ray extra)")
-    p.add_argument("--address", default=None,
-                   help="Ray cluster of the workers: auto, host:port (default: a local Ray)")
+    add_worker_arguments(p, d.workers)
     return p
 
 
@@ -604,8 +590,7 @@ def parse_config(argv: list[str] | None = None) -> Config:
         raise SystemExit("--iterations must be >= 1")
     if not 0.0 <= a.random_opponents <= 1.0:
         raise SystemExit("--random-opponents must be in [0, 1]")
-    if a.workers < 0 or (a.workers and a.envs % a.workers):
-        raise SystemExit(f"--workers must be >= 0 and divide --envs ({a.envs}), got {a.workers}")
+    check_worker_arguments(a)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device,

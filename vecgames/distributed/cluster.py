@@ -64,6 +64,25 @@ def connect(address: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -
     return ray
 
 
+SHARDS_PER_SLOT = 4  # a few shards per task slot even out uneven workers and show progress
+
+
+def shard_count(address: str | None, num_shards: int | None, cpus_per_shard: int,
+                most: int | None = None) -> tuple[int, int]:
+    """Check the sharding options, connect, and return ``(num_shards, cpus_per_shard)``:
+    ``num_shards`` as given, else ``SHARDS_PER_SLOT`` per task slot (cluster CPUs /
+    ``cpus_per_shard``), at most ``most`` (and at least 1)."""
+    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
+    if num_shards is not None:
+        num_shards = check_int(num_shards, "num_shards", 1)
+    connect(address)
+    if num_shards is None:
+        num_shards = SHARDS_PER_SLOT * max(cluster_cpus() // cpus_per_shard, 1)
+        if most is not None:
+            num_shards = max(min(num_shards, most), 1)
+    return num_shards, cpus_per_shard
+
+
 def cluster_cpus() -> int:
     """CPUs the connected cluster has in all."""
     return max(int(_ray().cluster_resources().get("CPU", 1)), 1)

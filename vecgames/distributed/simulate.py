@@ -12,10 +12,9 @@ import pandas as pd
 
 from ..core.registry import simulation_module
 from ..core.simulation import SimJob, merge_outputs
-from ..core.validation import check_bool, check_int
-from .cluster import cluster_cpus, connect, run_sharded
+from ..core.validation import check_bool
+from .cluster import run_sharded, shard_count
 
-SHARDS_PER_CPU = 4  # a few shards per CPU even out uneven workers and show progress
 NO_CACHE = {"VECGAMES_NO_CACHE": "1"}  # see vecgames.core.jit
 MIN_SHARD_GAMES = 100_000  # below this a shard's Ray overhead (about 1 ms) starts to show
 
@@ -26,7 +25,7 @@ def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 
                  cache: bool = True, warm: bool = True, **options: Any) -> pd.DataFrame:
     """``vecgames.simulate`` on a Ray cluster; the same frame as the one-machine run.
 
-    ``address``: see ``connect``. ``num_shards``: default ``SHARDS_PER_CPU`` per task slot
+    ``address``: see ``connect``. ``num_shards``: default ``SHARDS_PER_SLOT`` per task slot
     (cluster CPUs / ``cpus_per_shard``), and at most one per ``MIN_SHARD_GAMES`` games.
     ``cpus_per_shard``: CPUs (and Numba threads) per task.
     ``max_retries``: reruns of a shard whose worker died. ``progress``: a bar in the driver.
@@ -40,13 +39,8 @@ def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 
     job: SimJob = module.plan(num_games, policy, seed, **options)
     progress, cache, warm = (check_bool(value, label) for value, label in
                              ((progress, "progress"), (cache, "cache"), (warm, "warm")))
-    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
-    if num_shards is not None:
-        num_shards = check_int(num_shards, "num_shards", 1)
-    connect(address)
-    if num_shards is None:
-        wanted = SHARDS_PER_CPU * max(cluster_cpus() // cpus_per_shard, 1)
-        num_shards = max(min(wanted, job.num_games // MIN_SHARD_GAMES), 1)
+    num_shards, cpus_per_shard = shard_count(address, num_shards, cpus_per_shard,
+                                             most=job.num_games // MIN_SHARD_GAMES)
     shards = job.split(num_shards)
     if warm and cache:
         module.run(replace(job, num_games=1))

@@ -13,9 +13,7 @@ import numpy as np
 from ..core.rng import check_seed
 from ..core.validation import check_int
 from ..poker.preflop import count_boards, random_equities
-from .cluster import cluster_cpus, connect, run_sharded, split_evenly
-
-SHARDS_PER_CPU = 4
+from .cluster import run_sharded, shard_count, split_evenly
 
 
 def count_boards_ray(assignments: np.ndarray, *, address: str | None = None,
@@ -53,11 +51,6 @@ def random_equities_ray(cells: Sequence[tuple[str, int]], samples: int, seed: in
 
 
 def _shards(items, address: str | None, num_shards: int | None, cpus_per_shard: int):
-    """Validate, connect, and split ``items`` into the requested (or default) shards."""
-    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
-    if num_shards is not None:
-        num_shards = check_int(num_shards, "num_shards", 1)
-    connect(address)
-    if num_shards is None:
-        num_shards = SHARDS_PER_CPU * max(cluster_cpus() // cpus_per_shard, 1)
-    return split_evenly(items, num_shards)
+    """Check the options, connect, and split ``items`` into the requested (or default)
+    shards."""
+    return split_evenly(items, shard_count(address, num_shards, cpus_per_shard)[0])
