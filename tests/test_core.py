@@ -12,6 +12,7 @@ from vecgames import format_cards, make, parse_cards
 from vecgames.core.bits import kth_set_bit, kth_set_bit_bytes, lowest_bit, pick_set_bit, popcount
 from vecgames.core.deal import deal_batch, deal_prefix
 from vecgames.core.rng import below, check_seed, next_u64, seed_streams
+from vecgames.core.simd import write_fields, write_thermometer
 
 
 def test_parse_known_cards():
@@ -143,3 +144,40 @@ def test_deal_batch_rejects_bad_arguments(kwargs, fragment):
 def test_format_card_rejects_non_integers():
     with pytest.raises(TypeError, match="card id"):
         format_cards([1.7])
+
+
+@numba.njit(cache=True)
+def _simd_rows(out, start, x, scale, k):
+    write_fields(out, start, x, scale, 25, 2)
+    write_fields(out, start + 25, x, scale, 10, 1)
+    write_thermometer(out, start + 35, k, 50)
+
+
+@given(st.integers(0, 2**63 - 1), st.floats(0.0, 4.0, width=32), st.integers(-3, 60),
+       st.integers(0, 6))
+def test_simd_writers_match_python(x, scale, k, start):
+    out = np.full(100, -7.0, np.float32)
+    _simd_rows(out, start, np.int64(x), np.float32(scale), k)
+    want = out.copy()
+    want[start:start + 25] = [np.float32((x >> (2 * m)) & 3) * np.float32(scale)
+                              for m in range(25)]
+    want[start + 25:start + 35] = [np.float32((x >> m) & 1) * np.float32(scale)
+                                   for m in range(10)]
+    want[start + 35:start + 85] = [float(m < k) for m in range(50)]
+    np.testing.assert_array_equal(out, want)
+    assert (out[:start] == -7).all() and (out[start + 85:] == -7).all()  # nothing outside
+
+
+def test_simd_writers_need_constant_sizes():
+    @numba.njit
+    def bad(out, n):
+        write_thermometer(out, 0, 1, n)
+
+    with pytest.raises(numba.TypingError, match="integer constant"):
+        bad(np.zeros(8, np.float32), 4)
+
+
+@pytest.mark.skipif(not numba.config.BOUNDSCHECK, reason="checked under NUMBA_BOUNDSCHECK=1")
+def test_simd_writers_check_bounds():
+    with pytest.raises(IndexError):
+        _simd_rows(np.zeros(60, np.float32), 0, np.int64(1), np.float32(1.0), 2)

@@ -26,7 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...core.bits import popcount
 from ...core.jit import jit
+from ...core.simd import write_fields, write_thermometer
 from .rules import (
     COPIES,
     DEALT,
@@ -60,9 +62,14 @@ CARD_FEATURES = 35  # belief or knowledge (25), revealed colour (5), revealed ra
 RECIPROCAL = np.array([0.0] + [np.float32(1.0) / np.float32(s) for s in range(1, 51)],
                       np.float32)
 RANK_COPIES = np.array(COPIES, np.int64)
-# Knowledge (colour bits 0-4, rank bits 5-9) -> 1.0 for each card type it allows.
-POSSIBLE_TYPES = np.array([[float((k >> (t // 5)) & 1 and (k >> (5 + t % 5)) & 1)
-                            for t in range(NUM_TYPES)] for k in range(1024)], np.float32)
+# Knowledge -> 0b11 in the 2-bit field of each card type it allows (see _belief_block).
+POSSIBLE_FIELDS = np.array([sum(3 << (2 * t) for t in range(NUM_TYPES)
+                                if (k >> (t // 5)) & 1 and (k >> (5 + t % 5)) & 1)
+                            for k in range(1024)], np.int64)
+LOW_BITS = np.int64(0x5555555555555555)  # the low bit of every 2-bit field
+HIGH_BITS = np.int64(0x2AAAAAAAAAAAAAAA)  # the high bit (bit 63 unused: 25 fields)
+ONE = np.float32(1.0)
+ONE_EACH = np.int64(sum(1 << (2 * t) for t in range(NUM_TYPES)))  # HLE: 1 of every type
 # Offset of each (colour, rank) thermometer in the discards block.
 DISCARD_OFFSET = np.array([10 * (t // 5) + sum(COPIES[: t % 5]) for t in range(NUM_TYPES)],
                           np.int64)
@@ -84,80 +91,81 @@ def _seat(a, k, n):
 
 @jit
 def _public_blocks(t, r, a, out):
-    """Blocks 1-8 of seat a's JaxMARL vector (zeroed first; the belief block that follows is
-    written in full by its own kernel); returns the offset of the belief block."""
+    """Blocks 1-8 of seat a's JaxMARL vector; returns the offset of the belief block.
+
+    Every block is written whole, in order, most as one vector row (``core.simd``); the deck's
+    row is 50 values long and spills into the blocks after it, which overwrite the spill.
+    """
     n, h = r.num_players, r.hand_size
-    out[: out.shape[0] - n * h * CARD_FEATURES] = 0.0
     o = 0
     for k in range(1, n):  # other hands, next seat first
         q = _seat(a, k, n)
         for slot in range(h):
             c = t[HAND + q * MAX_HAND + slot]
-            if c >= 0:
-                out[o + 25 * slot + c] = 1.0
+            write_fields(out, o + 25 * slot, (np.int64(1) << c) if c >= 0 else 0, ONE, 25, 1)
         o += 25 * h
     for k in range(n):  # missing cards, own seat first
         q = _seat(a, k, n)
         out[o + k] = t[HAND + q * MAX_HAND + h - 1] < 0  # cards shift left: last slot empty
     o += n
-    for k in range(DECK_SIZE - t[DEALT]):  # deck thermometer
-        out[o + k] = 1.0
+    write_thermometer(out, o, DECK_SIZE - t[DEALT], DECK_SIZE)  # the deck's block and spill
     o += DECK_SIZE - n * h
-    for c in range(5):  # fireworks: the top card
+    tops = np.int64(0)  # fireworks: the top card of each colour
+    for c in range(5):
         if t[FIRE + c] > 0:
-            out[o + 5 * c + t[FIRE + c] - 1] = 1.0
+            tops |= np.int64(1) << (5 * c + t[FIRE + c] - 1)
+    write_fields(out, o, tops, ONE, 25, 1)
     o += 25
-    for k in range(t[INFO]):
-        out[o + k] = 1.0
+    write_thermometer(out, o, t[INFO], MAX_INFO)
     o += MAX_INFO
-    for k in range(t[LIFE]):
-        out[o + k] = 1.0
+    write_thermometer(out, o, t[LIFE], MAX_LIFE)
     o += MAX_LIFE
-    for card in range(NUM_TYPES):  # discards: a thermometer per type
-        for k in range(t[DISCARDS + card]):
-            out[o + DISCARD_OFFSET[card] + k] = 1.0
+    discarded = np.int64(0)  # discards: a thermometer per type
+    for card in range(NUM_TYPES):
+        discarded |= ((np.int64(1) << t[DISCARDS + card]) - 1) << DISCARD_OFFSET[card]
+    write_fields(out, o, discarded, ONE, 50, 1)
     o += 50
     return _last_action(t, r, a, out, o)
 
 
-@jit(fastmath={"reassoc"})  # the sums below add small integers: exact in any order
+@jit
+def _packed_counts(t):
+    """Copies of each card type neither discarded nor played, 2 bits per type (at most 3)."""
+    packed = np.int64(0)
+    for card in range(NUM_TYPES):
+        rank = card % 5
+        count = RANK_COPIES[rank] - t[DISCARDS + card] - (rank < t[FIRE + card // 5])
+        packed |= count << (2 * card)
+    return packed
+
+
+@jit
 def _belief_block(t, r, a, belief, out, o):
     """Block 9 from offset o: for every seat from a (own hand first), every slot, 35 values:
     the V0 belief (or the knowledge bits), the revealed colour (5) and rank (5).
 
     The belief of a card is w = possible x count per type (count: copies neither discarded
     nor played; hands are not subtracted, as in JaxMARL), scaled by float32(1 / sum(w)) as
-    JaxMARL computes it (w is a small integer, exact in float32). The counts are parked in
-    the first card's 25 values and the cards are done last to first, so no scratch memory is
-    needed and every inner loop is a plain 25-lane float loop.
+    JaxMARL computes it (w is a small integer, exact in float32). The counts of all 25 types
+    sit in one register, 2 bits each: masking them with the card's knowledge gives every w at
+    once, their sum is two popcounts, and the 25 values are one vector row (``core.simd``).
+    Measured per env of 2 players, one thread: 500 ns as float loops over a count row parked
+    in the output, 170 ns with scalar stores of the packed fields, 126 ns as vector rows.
     """
     n, h = r.num_players, r.hand_size
-    if belief:
-        for card in range(NUM_TYPES):
-            rank = card % 5
-            out[o + card] = (RANK_COPIES[rank] - t[DISCARDS + card]
-                             - (rank < t[FIRE + card // 5]))
-    for k in range(n - 1, -1, -1):
+    counts = _packed_counts(t) if belief else ONE_EACH
+    for k in range(n):
         q = _seat(a, k, n)
-        for slot in range(h - 1, -1, -1):
+        for slot in range(h):
             at = q * MAX_HAND + slot
             oc = o + (k * h + slot) * CARD_FEATURES
-            possible = POSSIBLE_TYPES[t[KNOW + at]]
+            w = counts & POSSIBLE_FIELDS[t[KNOW + at]]
             if belief:
-                total = np.float32(0.0)
-                for card in range(NUM_TYPES):
-                    w = out[o + card] * possible[card]
-                    out[oc + card] = w
-                    total += w
-                scale = RECIPROCAL[np.int64(total)]
-                for card in range(NUM_TYPES):
-                    out[oc + card] *= scale
+                scale = RECIPROCAL[popcount(w & LOW_BITS) + 2 * popcount(w & HIGH_BITS)]
             else:
-                for card in range(NUM_TYPES):
-                    out[oc + card] = possible[card]
-            revealed = t[REVEALED + at]
-            for j in range(10):
-                out[oc + 25 + j] = (revealed >> j) & 1
+                scale = np.float32(1.0)
+            write_fields(out, oc, w, scale, 25, 2)
+            write_fields(out, oc + 25, t[REVEALED + at], ONE, 10, 1)
 
 
 @jit
@@ -189,6 +197,7 @@ def _last_action(t, r, a, out, o):
     """The last-action block (zeros before the first move); returns the offset after it."""
     n, h = r.num_players, r.hand_size
     end = o + 2 * n + 2 * h + 41
+    out[o:end] = 0.0
     x = t[LAST_ACTOR]
     if x < 0:
         return end
