@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,13 +12,17 @@ from vecgames.core.rng import seed_streams
 from vecgames.games.hanabi.rules import (
     CARD_TYPE,
     DEALT,
+    DECK_SIZE,
     DISCARDS,
     FIRE,
     INFO,
     LIFE,
+    NUM_TYPES,
     PLAYER,
     SCORE,
     TERMINAL,
+    TYPE_COPIES,
+    _draw,
     hands,
     knowledge,
     legal_bits,
@@ -122,3 +127,35 @@ def test_deal(players):
     t = s.table[0]
     assert t[INFO] == 8 and t[LIFE] == 3 and t[DEALT] == players * h and t[PLAYER] == 0
     assert r.num_actions == 2 * h + 10 * (players - 1) + 1
+
+
+@numba.njit(cache=True)
+def _deal_and_draw_all(s, r, seq):
+    """Deal every env, then draw the rest of its deck card by card: seq[i] = the cards in
+    drawing order (the lazy shuffle's output)."""
+    for i in range(seq.shape[0]):
+        reset_one(s, i, r)
+        t = s.table[i]
+        for k in range(t[DEALT]):
+            seq[i, k] = s.deck[i, k]
+        while t[DEALT] < DECK_SIZE:
+            k = t[DEALT]
+            seq[i, k] = _draw(s, i)
+
+
+def test_lazy_shuffle_draws_uniformly():
+    r = make_rules(num_players=3)  # 15 cards in hands: an odd prefix
+    games = 20_000
+    s = new_state(games)
+    seed_streams(s.rng, np.uint64(11), 0)
+    seq = np.zeros((games, DECK_SIZE), np.int8)
+    _deal_and_draw_all(s, r, seq)
+    np.testing.assert_array_equal(np.sort(seq, axis=1), np.sort(CARD_TYPE)[None].repeat(games, 0))
+    expected = games * TYPE_COPIES / DECK_SIZE
+    for k in (0, 14, 15, 16, 30, 49):  # hands, the first lazy draws, the middle, the last
+        chi2 = (((np.bincount(seq[:, k], minlength=NUM_TYPES) - expected) ** 2) / expected).sum()
+        assert chi2 < 51.2, f"position {k}: chi2 {chi2:.1f} (24 dof, p < 0.001)"
+    # pairs: the second lazy card is not the first one's type more often than chance
+    same = (seq[:, 15] == seq[:, 16]).mean()
+    want = (TYPE_COPIES * (TYPE_COPIES - 1)).sum() / (DECK_SIZE * (DECK_SIZE - 1))
+    assert abs(same - want) < 4 * np.sqrt(want * (1 - want) / games)

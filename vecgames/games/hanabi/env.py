@@ -65,7 +65,7 @@ def _reset_kernel(s, r, encoder, all_seats, obs, mask, legal, current):
 @jit(parallel=True)
 def _begin_kernel(s, r, encoder, all_seats, obs, mask, legal, current):
     for i in prange(s.rng.shape[0]):
-        _begin(s, i, r)
+        _begin(s, i, r, 0)  # a given deck: drawn in its order
         _publish(s, i, r, encoder, all_seats, obs, mask, legal, current)
 
 

@@ -24,9 +24,8 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...core.bits import pick_set_bit
-from ...core.deal import deal_prefix
 from ...core.jit import jit
-from ...core.rng import below, next_u64
+from ...core.rng import below, high32, next_u64
 from ...core.state_table import table_field
 from ...core.validation import check_bool, check_int, check_options
 
@@ -96,7 +95,8 @@ TERMINAL = 5  # 1 once the game is over
 SCORE = 6  # total firework height
 TURN = 7  # turns taken
 PILED = 8  # cards in the discard pile (discards and failed plays), in ``State.pile`` order
-FIRE = 9  # per colour: firework height 0..5
+LAZY = 9  # 1: the deck from DEALT on is not shuffled yet, each draw picks from it at random
+FIRE = 10  # per colour: firework height 0..5
 DISCARDS = FIRE + NUM_COLORS  # per type: copies discarded (a failed play included)
 # The last move, for the observations: actor, action id, the card a play/discard moved (or
 # -1), whether a play succeeded, whether a play gave an information token (a 5; a discard's
@@ -113,13 +113,14 @@ KNOW = HAND + MAX_PLAYERS * MAX_HAND  # colours still possible (bits 0-4), ranks
 REVEALED = KNOW + MAX_PLAYERS * MAX_HAND  # hinted colour (one-hot bits 0-4), rank (5-9)
 NUM_FIELDS = REVEALED + MAX_PLAYERS * MAX_HAND
 SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score", "turn",
-                 "piled")
+                 "piled", "lazy")
 SEAT_FIELDS = {"fireworks": FIRE, "discards": DISCARDS}
 
 
 class State(NamedTuple):
     """A batch of tables, leading axis = env: ``table[i]`` holds env i's fields (columns
-    above), ``deck[i]`` its shuffled deck of type ids (drawn from the front), ``pile[i]`` its
+    above), ``deck[i]`` its deck of type ids (drawn from the front; shuffled lazily, see
+    ``reset_one``: the order beyond DEALT is not yet the draw order), ``pile[i]`` its
     discard pile in order (the seed observation shows it), ``rng[i]`` its random stream."""
 
     table: np.ndarray  # int64 [B, NUM_FIELDS]
@@ -163,10 +164,12 @@ def revealed(state: State) -> np.ndarray:
 
 
 @jit
-def _begin(s, i, r):
+def _begin(s, i, r, lazy):
     """Deal the hands from ``s.deck[i]`` (type ids, drawn from the front) and set the table
-    for the first move: player 0 unless ``random_start``."""
+    for the first move: player 0 unless ``random_start``. ``lazy``: the deck after the hands
+    is still in order, and each later draw picks its card at random (``_draw``)."""
     t = s.table[i]
+    t[LAZY] = lazy
     d = s.deck[i]
     n, h = r.num_players, r.hand_size
     for k in range(MAX_PLAYERS * MAX_HAND):
@@ -200,12 +203,42 @@ def _begin(s, i, r):
 
 @jit
 def reset_one(s, i, r):
-    """Shuffle env i's deck from its stream and deal a new game."""
+    """Deal a new game in env i from its stream.
+
+    The shuffle is a lazy Fisher-Yates: the hands are shuffled into the deck's front now, and
+    every later card when it is drawn (a random 2-player game draws about 5 of the 40 left).
+    Each card is uniform among those not yet drawn, as in a full shuffle; the draws use the
+    same stream as the moves.
+    """
     d = s.deck[i]
-    deal_prefix(d, s.rng, i, DECK_SIZE)  # a permutation of the 50 physical cards
     for k in range(DECK_SIZE):
-        d[k] = CARD_TYPE[d[k]]
-    _begin(s, i, r)
+        d[k] = CARD_TYPE[k]
+    n_hands = r.num_players * r.hand_size
+    for k in range(0, n_hands, 2):  # one 64-bit draw serves two cards
+        bits = next_u64(s.rng, i)
+        _swap(d, k, k + below(bits, DECK_SIZE - k))
+        if k + 1 < n_hands:
+            _swap(d, k + 1, k + 1 + below(high32(bits), DECK_SIZE - k - 1))
+    _begin(s, i, r, 1)
+
+
+@jit(inline=True)
+def _swap(d, k, j):
+    tmp = d[k]
+    d[k] = d[j]
+    d[j] = tmp
+
+
+@jit(inline=True)
+def _draw(s, i):
+    """The next card of env i's deck (DEALT < DECK_SIZE), shuffled into place if lazy."""
+    t = s.table[i]
+    k = t[DEALT]
+    d = s.deck[i]
+    if t[LAZY]:
+        _swap(d, k, k + below(next_u64(s.rng, i), DECK_SIZE - k))
+    t[DEALT] = k + 1
+    return d[k]
 
 
 # ---------------------------------------------------------------- legal moves
@@ -278,9 +311,8 @@ def _remove_and_draw(s, i, r, p, slot):
         t[KNOW + base + k] = t[KNOW + base + k + move]
         t[REVEALED + base + k] = t[REVEALED + base + k + move]
     if t[DEALT] < DECK_SIZE:
-        t[HAND + base + last] = s.deck[i, t[DEALT]]
+        t[HAND + base + last] = _draw(s, i)
         t[KNOW + base + last] = ALL_KNOWN
-        t[DEALT] += 1
         if t[DEALT] == DECK_SIZE:  # the last card: every player has one more turn
             t[FINAL] = r.num_players + 1  # this turn counts down too
     else:
