@@ -272,7 +272,7 @@ def held(t, seat, r):
     return n
 
 
-@jit
+@jit(inline=True)  # per move in every game: a call passed the row and rules on the stack
 def legal_bits(t, r):
     """Bitmask over the action ids of what the player to act may do now (0 once over)."""
     if t[TERMINAL]:
