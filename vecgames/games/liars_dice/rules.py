@@ -239,15 +239,15 @@ def start_round(s, i, r, first):
     t[SUM_COUNT] = 0
     t[MAX_COUNT] = 0
     t[BIDDER] = -1
-    for w in range((r.num_actions + 62) // 64):
-        t[MADE + w] = 0
+    for w in range(MAX_WORDS):  # a fixed count: a few stores, where a variable one was a
+        t[MADE + w] = 0  # memset call (words past the rules' actions stay 0 anyway)
 
 
 @jit(inline=True)
 def reset_match(s, i, r):
     """A new match in env i: penalties cleared, a random opener, the first round rolled."""
     t = s.table[i]
-    for p in range(r.num_players):
+    for p in range(MAX_PLAYERS):  # fixed count, as in start_round
         t[PENALTY + p] = 0
     t[ROUND] = 0
     start_round(s, i, r, below(next_u64(s.rng, i), r.num_players))
