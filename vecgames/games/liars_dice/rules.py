@@ -255,7 +255,9 @@ def reset_match(s, i, r):
 
 @jit
 def bid_made(t, index):
-    return (t[MADE + (index >> 6)] >> (index & 63)) & 1
+    # Unsigned indices (here and in the hot paths below) spare Numba's negative-index
+    # wrap-around, which sat on every decision's dependency chain.
+    return (t[np.uint64(MADE + (index >> 6))] >> (index & 63)) & 1
 
 
 @jit
@@ -305,13 +307,13 @@ def play_legal(s, i, a, r):
     p = t[PLAYER]
     if a != 0:
         index = a - 1
-        count = r.bids[a, B_COUNT]
+        count = r.bids[np.uint64(a), B_COUNT]
         t[PREV] = t[LAST]
         t[LAST] = a
         t[BIDS] += 1
         t[SUM_COUNT] += count
         t[MAX_COUNT] = max(t[MAX_COUNT], count)
-        t[MADE + (index >> 6)] |= np.int64(1) << (index & 63)
+        t[np.uint64(MADE + (index >> 6))] |= np.int64(1) << (index & 63)
         t[BIDDER] = p
         nxt = p + 1
         t[PLAYER] = 0 if nxt == r.num_players else nxt
@@ -363,7 +365,7 @@ def write_mask(t, r, out):
 def random_legal(s, i, r):
     """A uniformly drawn legal action (the challenge counts as one action)."""
     t = s.table[i]
-    row = r.bids[t[LAST]]
+    row = r.bids[np.uint64(t[LAST])]
     while True:  # redraw a repeated bid: uniform over the legal ones
         k = below(next_u64(s.rng, i), row[B_CHOICES])
         if k >= row[B_BID_N]:
