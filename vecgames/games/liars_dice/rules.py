@@ -221,11 +221,11 @@ def start_round(s, i, r, first):
     second_size = np.uint64(r.roll_sizes[1])
     for p in range(r.num_players):
         x = next_u64(s.rng, i)
-        k = _scaled_high(x, first_size)
+        k = np.uint64(_scaled_high(x, first_size))
         seat = CHUNK_SEAT[k] - r.roll_sizes[2]  # less the padding ones (the lowest field)
         total += CHUNK_TABLE[k] - r.roll_sizes[2]
         if second_size:
-            k = _scaled_high(x * first_size, second_size)
+            k = np.uint64(_scaled_high(x * first_size, second_size))
             seat += CHUNK_SEAT[k]
             total += CHUNK_TABLE[k]
         t[DICE + p] = seat
@@ -326,8 +326,9 @@ def _challenge(s, i, r, p):
     """Seat p challenges the last bid: reveal, score, and roll the next round if any."""
     t = s.table[i]
     last = t[LAST]
-    actual = counted_dice(t[TOTAL], r.bids[last, B_MODE], r.bids[last, B_FACE])
-    loser = p if actual >= r.bids[last, B_COUNT] else t[BIDDER]
+    bid = r.bids[np.uint64(last)]
+    actual = counted_dice(t[TOTAL], bid[B_MODE], bid[B_FACE])
+    loser = p if actual >= bid[B_COUNT] else t[BIDDER]
     t[LOSER] = loser
     t[CHALLENGER] = p
     t[CHALLENGED] = last
