@@ -250,13 +250,21 @@ HINT_BITS = np.array([0] + [(1 << (t // 5)) | (1 << (5 + t % 5)) for t in range(
                      np.int64)
 
 
+@jit(inline=True)
+def _seat_row(t, field, seat):
+    """The MAX_HAND columns of a per-slot field for one seat, as a view: indexing it with a
+    loop counter needs no negative-index wrap-around (as a computed column index would)."""
+    start = field + seat * MAX_HAND
+    return t[start:start + MAX_HAND]
+
+
 @jit
 def hand_hints(t, seat, r):
     """Colours (bits 0-4) and ranks (bits 5-9) present in a seat's hand."""
     bits = 0
-    base = HAND + seat * MAX_HAND
+    hand = _seat_row(t, HAND, seat)
     for slot in range(r.hand_size):
-        bits |= HINT_BITS[t[base + slot] + 1]
+        bits |= HINT_BITS[np.uint64(hand[slot] + 1)]
     return bits
 
 
@@ -302,23 +310,25 @@ def _remove_and_draw(s, i, r, p, slot):
     """Take the card at seat p's slot out, shift the later cards left and draw into the last
     slot (full knowledge) while the deck has cards. Returns the removed card."""
     t = s.table[i]
-    base = p * MAX_HAND
-    card = t[HAND + base + slot]
+    hand = _seat_row(t, HAND, p)
+    know = _seat_row(t, KNOW, p)
+    revealed = _seat_row(t, REVEALED, p)
+    card = hand[np.uint64(slot)]
     last = r.hand_size - 1
     for k in range(last):  # a fixed trip count: the slot is random, a loop exit mispredicts
-        move = k >= slot
-        t[HAND + base + k] = t[HAND + base + k + move]
-        t[KNOW + base + k] = t[KNOW + base + k + move]
-        t[REVEALED + base + k] = t[REVEALED + base + k + move]
+        at = np.uint64(k + (k >= slot))
+        hand[k] = hand[at]
+        know[k] = know[at]
+        revealed[k] = revealed[at]
     if t[DEALT] < DECK_SIZE:
-        t[HAND + base + last] = _draw(s, i)
-        t[KNOW + base + last] = ALL_KNOWN
+        hand[last] = _draw(s, i)
+        know[last] = ALL_KNOWN
         if t[DEALT] == DECK_SIZE:  # the last card: every player has one more turn
             t[FINAL] = r.num_players + 1  # this turn counts down too
     else:
-        t[HAND + base + last] = -1
-        t[KNOW + base + last] = 0
-    t[REVEALED + base + last] = 0
+        hand[last] = -1
+        know[last] = 0
+    revealed[last] = 0
     return card
 
 
@@ -338,15 +348,17 @@ def _hint(t, r, q, is_color, value):
     card keeps only the hinted colour/rank, the others lose it; an empty slot's zero
     knowledge stays zero and never matches.
     """
-    base = q * MAX_HAND
+    hand = _seat_row(t, HAND, q)
+    know = _seat_row(t, KNOW, q)
+    revealed = _seat_row(t, REVEALED, q)
     touched = 0
     bit = 1 << (value + (0 if is_color else 5))
     keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit  # for a matching card
     for slot in range(r.hand_size):
-        match = (HINT_BITS[t[HAND + base + slot] + 1] & bit) != 0
+        match = (HINT_BITS[np.uint64(hand[slot] + 1)] & bit) != 0
         all_or_none = -np.int64(match)
-        t[KNOW + base + slot] &= (keep & all_or_none) | (~bit & ~all_or_none)
-        t[REVEALED + base + slot] |= bit & all_or_none
+        know[slot] &= (keep & all_or_none) | (~bit & ~all_or_none)
+        revealed[slot] |= bit & all_or_none
         touched |= np.int64(match) << slot
     return touched
 
