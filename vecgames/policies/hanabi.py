@@ -15,15 +15,14 @@ from ..core.bits import lowest_bit
 from ..core.jit import jit
 from ..games.hanabi.rules import (
     FIRE,
-    HAND,
     INFO,
-    KNOW,
-    MAX_HAND,
     MAX_INFO,
     PLAYER,
-    REVEALED,
+    card_at,
+    know_at,
     legal_bits,
     random_legal,
+    revealed_at,
 )
 
 POLICIES = ("random", "rules")
@@ -46,9 +45,8 @@ def rule_based(s, i, r):
     t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
-    base = p * MAX_HAND
     for slot in range(h):
-        if t[HAND + base + slot] >= 0 and known_playable(t, t[KNOW + base + slot]):
+        if card_at(t, p, slot) >= 0 and known_playable(t, know_at(t, p, slot)):
             return h + slot
     if t[INFO] > 0:
         for k in range(1, n):
@@ -56,16 +54,15 @@ def rule_based(s, i, r):
             if q >= n:
                 q -= n
             for slot in range(h):
-                c = t[HAND + q * MAX_HAND + slot]
-                at = q * MAX_HAND + slot
+                c = card_at(t, q, slot)
                 if (c >= 0 and t[FIRE + c // 5] == c % 5
-                        and not known_playable(t, t[KNOW + at])):
-                    if (t[REVEALED + at] >> 5) == 0:
+                        and not known_playable(t, know_at(t, q, slot))):
+                    if (revealed_at(t, q, slot) >> 5) == 0:
                         return r.rank_hints + 5 * (k - 1) + c % 5
                     return r.color_hints + 5 * (k - 1) + c // 5
     if t[INFO] < MAX_INFO:
         for slot in range(h):
-            if t[HAND + base + slot] >= 0 and t[REVEALED + base + slot] == 0:
+            if card_at(t, p, slot) >= 0 and revealed_at(t, p, slot) == 0:
                 return slot
         return 0
     return r.color_hints + lowest_bit(legal_bits(t, r) >> r.color_hints)

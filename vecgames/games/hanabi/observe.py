@@ -35,9 +35,7 @@ from .rules import (
     DECK_SIZE,
     DISCARDS,
     FIRE,
-    HAND,
     INFO,
-    KNOW,
     LAST_ACTION,
     LAST_ACTOR,
     LAST_CARD,
@@ -45,13 +43,14 @@ from .rules import (
     LAST_TOKEN,
     LAST_TOUCHED,
     LIFE,
-    MAX_HAND,
     MAX_INFO,
     MAX_LIFE,
     NUM_TYPES,
     PILED,
     PLAYER,
-    REVEALED,
+    card_at,
+    know_at,
+    revealed_at,
 )
 
 ENCODERS = ("jaxmarl", "hle", "seed1680")
@@ -101,12 +100,12 @@ def _public_blocks(t, r, a, out):
     for k in range(1, n):  # other hands, next seat first
         q = _seat(a, k, n)
         for slot in range(h):
-            c = t[HAND + q * MAX_HAND + slot]
+            c = card_at(t, q, slot)
             write_fields(out, o + 25 * slot, (np.int64(1) << c) if c >= 0 else 0, ONE, 25, 1)
         o += 25 * h
     for k in range(n):  # missing cards, own seat first
         q = _seat(a, k, n)
-        out[o + k] = t[HAND + q * MAX_HAND + h - 1] < 0  # cards shift left: last slot empty
+        out[o + k] = card_at(t, q, h - 1) < 0  # cards shift left: last slot empty
     o += n
     write_thermometer(out, o, DECK_SIZE - t[DEALT], DECK_SIZE)  # the deck's block and spill
     o += DECK_SIZE - n * h
@@ -157,15 +156,14 @@ def _belief_block(t, r, a, belief, out, o):
     for k in range(n):
         q = _seat(a, k, n)
         for slot in range(h):
-            at = q * MAX_HAND + slot
             oc = o + (k * h + slot) * CARD_FEATURES
-            w = counts & POSSIBLE_FIELDS[t[KNOW + at]]
+            w = counts & POSSIBLE_FIELDS[know_at(t, q, slot)]
             if belief:
                 scale = RECIPROCAL[popcount(w & LOW_BITS) + 2 * popcount(w & HIGH_BITS)]
             else:
                 scale = np.float32(1.0)
             write_fields(out, oc, w, scale, 25, 2)
-            write_fields(out, oc + 25, t[REVEALED + at], ONE, 10, 1)
+            write_fields(out, oc + 25, revealed_at(t, q, slot), ONE, 10, 1)
 
 
 @jit
@@ -232,16 +230,15 @@ def observe_seed(t, pile, r, a, out):
     h = r.hand_size
     out[:] = 0.0
     for slot in range(h):
-        at = a * MAX_HAND + slot
-        know = t[KNOW + at]
+        know = know_at(t, a, slot)
         for card in range(NUM_TYPES):
             if (know >> (card // 5)) & 1 and (know >> (5 + card % 5)) & 1:
                 out[25 * slot + card] = 1.0
         for k in range(10):
-            out[125 + 10 * slot + k] = (t[REVEALED + at] >> k) & 1
+            out[125 + 10 * slot + k] = (revealed_at(t, a, slot) >> k) & 1
     q = 1 - a
     for slot in range(h):
-        c = t[HAND + q * MAX_HAND + slot]
+        c = card_at(t, q, slot)
         if c >= 0:
             out[175 + 25 * slot + c] = 1.0
     for c in range(5):

@@ -108,10 +108,17 @@ LAST_CARD = LAST_ACTOR + 2
 LAST_SCORED = LAST_ACTOR + 3
 LAST_TOKEN = LAST_ACTOR + 4
 LAST_TOUCHED = LAST_ACTOR + 5
-HAND = LAST_ACTOR + 6  # per seat and slot (seat * MAX_HAND + slot): card type, -1 empty
-KNOW = HAND + MAX_PLAYERS * MAX_HAND  # colours still possible (bits 0-4), ranks (bits 5-9)
-REVEALED = KNOW + MAX_PLAYERS * MAX_HAND  # hinted colour (one-hot bits 0-4), rank (5-9)
-NUM_FIELDS = REVEALED + MAX_PLAYERS * MAX_HAND
+# Hands, per seat: one int64 packing a field per slot (slot k at bits w k .. w k + w - 1),
+# read with ``card_at`` / ``know_at`` / ``revealed_at``. Playing a card shifts the later
+# fields down and the drawn card enters the last slot: a few bit operations per move where
+# per-slot columns took a load and a store per slot.
+HAND = LAST_ACTOR + 6  # 8-bit fields: card type + 1 (0: empty slot)
+HINTS = HAND + MAX_PLAYERS  # 10-bit fields: the card's colour bit (0-4) and rank bit (5-9)
+KNOW = HINTS + MAX_PLAYERS  # 10-bit fields: colours still possible (bits 0-4), ranks (5-9)
+REVEALED = KNOW + MAX_PLAYERS  # 10-bit fields: hinted colour (one-hot 0-4), rank (5-9)
+NUM_FIELDS = REVEALED + MAX_PLAYERS
+CARD_BITS, INFO_BITS = 8, 10  # widths of the HAND and the HINTS/KNOW/REVEALED fields
+SLOT_LOW_BITS = sum(1 << (INFO_BITS * k) for k in range(MAX_HAND))  # bit 0 of each field
 SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score", "turn",
                  "piled", "lazy")
 SEAT_FIELDS = {"fireworks": FIRE, "discards": DISCARDS}
@@ -143,21 +150,42 @@ def field(state: State, name: str) -> np.ndarray:
     return table_field(state.table, name, SCALAR_FIELDS, {"fireworks": FIRE}, NUM_COLORS)
 
 
+def _unpack(state: State, column: int, width: int) -> np.ndarray:
+    packed = state.table[:, column:column + MAX_PLAYERS, None]
+    return (packed >> (width * np.arange(MAX_HAND))) & ((1 << width) - 1)
+
+
 def hands(state: State) -> np.ndarray:
-    """``[B, 5 seats, 5 slots]`` card types (-1: empty slot or seat not in play)."""
-    return state.table[:, HAND:HAND + MAX_PLAYERS * MAX_HAND].reshape(-1, MAX_PLAYERS,
-                                                                      MAX_HAND)
+    """``[B, 5 seats, 5 slots]`` card types (-1: empty slot or seat not in play); a copy."""
+    return _unpack(state, HAND, CARD_BITS) - 1
 
 
 def knowledge(state: State) -> np.ndarray:
-    """``[B, 5, 5]`` per seat and slot: colour bits 0-4 and rank bits 5-9 still possible."""
-    return state.table[:, KNOW:KNOW + MAX_PLAYERS * MAX_HAND].reshape(-1, MAX_PLAYERS, MAX_HAND)
+    """``[B, 5, 5]`` per seat and slot: colour bits 0-4 and rank bits 5-9 still possible
+    (0 for an empty slot); a copy."""
+    return _unpack(state, KNOW, INFO_BITS)
 
 
 def revealed(state: State) -> np.ndarray:
-    """``[B, 5, 5]``: the hinted colour (one-hot bits 0-4) and rank (bits 5-9) of each card."""
-    return state.table[:, REVEALED:REVEALED + MAX_PLAYERS * MAX_HAND].reshape(
-        -1, MAX_PLAYERS, MAX_HAND)
+    """``[B, 5, 5]``: the hinted colour (one-hot bits 0-4) and rank (bits 5-9) of each card;
+    a copy."""
+    return _unpack(state, REVEALED, INFO_BITS)
+
+
+@jit(inline=True)
+def card_at(t, seat, slot):
+    """Card type in a seat's slot, -1 if empty."""
+    return ((t[HAND + seat] >> (CARD_BITS * slot)) & 255) - 1
+
+
+@jit(inline=True)
+def know_at(t, seat, slot):
+    return (t[KNOW + seat] >> (INFO_BITS * slot)) & ALL_KNOWN
+
+
+@jit(inline=True)
+def revealed_at(t, seat, slot):
+    return (t[REVEALED + seat] >> (INFO_BITS * slot)) & ALL_KNOWN
 
 
 # ---------------------------------------------------------------- dealing
@@ -172,14 +200,18 @@ def _begin(s, i, r, lazy):
     t[LAZY] = lazy
     d = s.deck[i]
     n, h = r.num_players, r.hand_size
-    for k in range(MAX_PLAYERS * MAX_HAND):
-        t[HAND + k] = -1
-        t[KNOW + k] = 0
-        t[REVEALED + k] = 0
-    for p in range(n):  # seat p gets the p-th block of h cards
-        for slot in range(h):
-            t[HAND + p * MAX_HAND + slot] = d[p * h + slot]
-            t[KNOW + p * MAX_HAND + slot] = ALL_KNOWN
+    for p in range(MAX_PLAYERS):
+        hand = hints = know = np.int64(0)
+        if p < n:  # seat p gets the p-th block of h cards
+            for slot in range(h):
+                card = d[p * h + slot]
+                hand |= np.int64(card + 1) << (CARD_BITS * slot)
+                hints |= HINT_BITS[card + 1] << (INFO_BITS * slot)
+                know |= np.int64(ALL_KNOWN) << (INFO_BITS * slot)
+        t[HAND + p] = hand
+        t[HINTS + p] = hints
+        t[KNOW + p] = know
+        t[REVEALED + p] = 0
     for c in range(NUM_COLORS):
         t[FIRE + c] = 0
     for k in range(NUM_TYPES):
@@ -250,33 +282,22 @@ HINT_BITS = np.array([0] + [(1 << (t // 5)) | (1 << (5 + t % 5)) for t in range(
                      np.int64)
 
 
-@jit(inline=True)
-def _seat_row(t, field, seat):
-    """The MAX_HAND columns of a per-slot field for one seat, as a view: indexing it with a
-    loop counter needs no negative-index wrap-around (as a computed column index would)."""
-    start = field + seat * MAX_HAND
-    return t[start:start + MAX_HAND]
-
-
 @jit
 def hand_hints(t, seat, r):
     """Colours (bits 0-4) and ranks (bits 5-9) present in a seat's hand."""
-    bits = 0
-    hand = _seat_row(t, HAND, seat)
-    for slot in range(r.hand_size):
-        bits |= HINT_BITS[np.uint64(hand[slot] + 1)]
-    return bits
+    x = t[HINTS + seat]
+    return (x | (x >> 10) | (x >> 20) | (x >> 30) | (x >> 40)) & ALL_KNOWN
 
 
 @jit
 def held(t, seat, r):
     """Cards a seat holds (fewer than the hand size only after the deck ran out: cards are
     kept in the first slots)."""
-    if t[DEALT] < DECK_SIZE or t[HAND + seat * MAX_HAND + r.hand_size - 1] >= 0:
+    if t[DEALT] < DECK_SIZE or card_at(t, seat, r.hand_size - 1) >= 0:
         return r.hand_size
     n = 0
     for slot in range(r.hand_size):
-        n += t[HAND + seat * MAX_HAND + slot] >= 0
+        n += card_at(t, seat, slot) >= 0
     return n
 
 
@@ -306,29 +327,33 @@ def legal_bits(t, r):
 
 
 @jit(inline=True)
+def _without_field(x, slot, width):
+    """Packed fields x with the field at ``slot`` taken out and the later ones moved down."""
+    below = (np.int64(1) << (width * slot)) - 1
+    return (x & below) | ((x >> width) & ~below)
+
+
+@jit(inline=True)
 def _remove_and_draw(s, i, r, p, slot):
     """Take the card at seat p's slot out, shift the later cards left and draw into the last
     slot (full knowledge) while the deck has cards. Returns the removed card."""
     t = s.table[i]
-    hand = _seat_row(t, HAND, p)
-    know = _seat_row(t, KNOW, p)
-    revealed = _seat_row(t, REVEALED, p)
-    card = hand[np.uint64(slot)]
-    last = r.hand_size - 1
-    for k in range(last):  # a fixed trip count: the slot is random, a loop exit mispredicts
-        at = np.uint64(k + (k >= slot))
-        hand[k] = hand[at]
-        know[k] = know[at]
-        revealed[k] = revealed[at]
+    card = card_at(t, p, slot)
+    hand = _without_field(t[HAND + p], slot, CARD_BITS)
+    hints = _without_field(t[HINTS + p], slot, INFO_BITS)
+    know = _without_field(t[KNOW + p], slot, INFO_BITS)
+    t[REVEALED + p] = _without_field(t[REVEALED + p], slot, INFO_BITS)
     if t[DEALT] < DECK_SIZE:
-        hand[last] = _draw(s, i)
-        know[last] = ALL_KNOWN
+        drawn = _draw(s, i)
+        last = r.hand_size - 1
+        hand |= np.int64(drawn + 1) << (CARD_BITS * last)
+        hints |= HINT_BITS[drawn + 1] << (INFO_BITS * last)
+        know |= np.int64(ALL_KNOWN) << (INFO_BITS * last)
         if t[DEALT] == DECK_SIZE:  # the last card: every player has one more turn
             t[FINAL] = r.num_players + 1  # this turn counts down too
-    else:
-        hand[last] = -1
-        know[last] = 0
-    revealed[last] = 0
+    t[HAND + p] = hand
+    t[HINTS + p] = hints
+    t[KNOW + p] = know
     return card
 
 
@@ -344,23 +369,18 @@ def _to_pile(s, i, card):
 def _hint(t, r, q, is_color, value):
     """Hint colour/rank ``value`` to seat q; returns the bitmask of slots it touched.
 
-    Branch-free (whether a card matches is a coin flip for the branch predictor): a matching
-    card keeps only the hinted colour/rank, the others lose it; an empty slot's zero
-    knowledge stays zero and never matches.
+    On the packed fields of all slots at once: a matching card keeps only the hinted
+    colour/rank, the others lose it; an empty slot (all fields 0) never matches.
     """
-    hand = _seat_row(t, HAND, q)
-    know = _seat_row(t, KNOW, q)
-    revealed = _seat_row(t, REVEALED, q)
-    touched = 0
-    bit = 1 << (value + (0 if is_color else 5))
+    shift = value + (0 if is_color else 5)
+    bit = np.int64(1) << shift
     keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit  # for a matching card
-    for slot in range(r.hand_size):
-        match = (HINT_BITS[np.uint64(hand[slot] + 1)] & bit) != 0
-        all_or_none = -np.int64(match)
-        know[slot] &= (keep & all_or_none) | (~bit & ~all_or_none)
-        revealed[slot] |= bit & all_or_none
-        touched |= np.int64(match) << slot
-    return touched
+    match = (t[HINTS + q] >> shift) & SLOT_LOW_BITS  # bit 0 of each slot's field
+    matched = match * ALL_KNOWN  # each field all ones where the card matches
+    t[KNOW + q] &= (((keep * SLOT_LOW_BITS) & matched)
+                    | (((ALL_KNOWN ^ bit) * SLOT_LOW_BITS) & ~matched))
+    t[REVEALED + q] |= (bit * SLOT_LOW_BITS) & matched
+    return (match | (match >> 9) | (match >> 18) | (match >> 27) | (match >> 36)) & 31
 
 
 @jit
