@@ -288,7 +288,7 @@ def step_one(s, i, a, r):
     return _end_turn(t, r, p, reason)
 
 
-@jit
+@jit(inline=True)
 def _end_turn(t, r, p, reason):
     """Pass the turn on from seat p: end the game if one seat is left or the rounds ran out."""
     n = r.num_players
