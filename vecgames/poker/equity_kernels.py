@@ -49,8 +49,9 @@ def _last_card(deck_keys, deck_bits, lo, n, key, bits, hole, num_players, counts
     key0, bits0 = key + hole[0, 0], bits | hole[1, 0]
     key1, bits1 = key + hole[0, 1], bits | hole[1, 1]
     wins0 = ties = 0
-    for i in range(lo, n):
-        card_key, card_bit = deck_keys[i], deck_bits[i]
+    last_keys, last_bits = deck_keys[lo:n], deck_bits[lo:n]  # from 0: no wrap-around checks
+    for i in range(last_keys.shape[0]):
+        card_key, card_bit = last_keys[i], last_bits[i]
         s0 = strength_of(key0 + card_key, bits0 | card_bit)
         s1 = strength_of(key1 + card_key, bits1 | card_bit)
         wins0 += s0 > s1
