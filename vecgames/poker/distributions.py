@@ -47,6 +47,7 @@ def _histogram_7(tasks, hist):
 
 @jit
 def _histogram_7_task(a, b, hist, row):
+    counts = hist[row]
     k2 = KEY_BASE + CARD_KEY[a] + CARD_KEY[b]
     m2 = CARD_BIT[a] | CARD_BIT[b]
     for c in range(b + 1, 48):
@@ -57,8 +58,9 @@ def _histogram_7_task(a, b, hist, row):
                 k5, m5 = k4 + CARD_KEY[e], m4 | CARD_BIT[e]
                 for f in range(e + 1, 51):
                     k6, m6 = k5 + CARD_KEY[f], m5 | CARD_BIT[f]
-                    for g in range(f + 1, 52):
-                        hist[row, strength_of(k6 + CARD_KEY[g], m6 | CARD_BIT[g])] += 1
+                    for g in range(f + 1, 52):  # unsigned: no negative-index checks
+                        u = np.uint64(g)
+                        counts[strength_of(k6 + CARD_KEY[u], m6 | CARD_BIT[u])] += 1
 
 
 @jit(parallel=True)
