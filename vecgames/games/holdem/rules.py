@@ -174,7 +174,7 @@ def _post(t, p, amount):
         t[ALL_IN] |= 1 << p
 
 
-@jit
+@jit(inline=True)
 def start_hand(s, i, r, button):
     """Start a hand in env i with the cards already in ``deck[i]``: stacks, blinds, first actor.
     ``button`` < 0 draws it from the env's stream."""
@@ -235,7 +235,7 @@ def deal_hand(s, i, r, game):
     start_hand(s, i, r, game % r.num_players if r.rotate_button else -1)
 
 
-@jit
+@jit(inline=True)
 def _begin_street(t, n):
     """Betting state of a new street. A player whose chips nobody else can match (its
     effective stack is 0) counts as having acted: it is not asked unless someone raises."""
