@@ -48,6 +48,19 @@ def test_exact_equity_equals_brute_force_on_random_flops_turns_rivers(deck, play
     assert result["wins"].tolist() == wins.tolist()
 
 
+@settings(max_examples=6, deadline=None)
+@given(st.permutations(range(52)), st.sampled_from([1, 2]))
+def test_exact_heads_up_equals_brute_force_with_one_or_two_board_cards(deck, board_n):
+    # 4 or 3 cards to come: the heads-up kernel scores the last two as one loop over pairs
+    hands = [deck[0:2], deck[2:4]]
+    board = deck[4:4 + board_n]
+    text = ["".join(format_card(c) for c in h) for h in hands]
+    result = equity(text, board="".join(format_card(c) for c in board))
+    shares, wins = _brute_force(hands, board)
+    np.testing.assert_allclose(result["equity"], shares, atol=1e-12)
+    assert result["wins"].tolist() == wins.tolist()
+
+
 @pytest.mark.parametrize("hands, board", [
     (["AhKh", "QsQd", "7c7d"], "2c9h"),
     (["AhKh", "QQ, 99:0.3", "random"], "2c9h7d"),  # weights, and a uniform 'random' player

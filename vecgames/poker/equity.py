@@ -130,7 +130,7 @@ def _exact(combos, sizes, weights, count, base_deck, board_key, board_bits, k, s
     parts = 1 if k == 0 else max(1, min(first_choices, -(-4 * K.LANES // count)))
     lane_counts = np.zeros((K.LANES, num_players, num_players + 1), np.int64)
     lane_weighted = np.zeros((K.LANES, num_players, num_players + 1))
-    scratch_deck = np.zeros((K.LANES, 2, 52), np.int64)
+    scratch_deck = K.new_deck_scratch()
     scratch_counts = np.zeros((K.LANES, num_players, num_players + 1), np.int64)
     K.exact_counts(assignments, assignment_weights, base_deck, board_key, board_bits, k, parts,
                    lane_counts, lane_weighted, scratch_deck, scratch_keys, scratch_counts)

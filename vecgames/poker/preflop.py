@@ -69,7 +69,7 @@ def count_boards(assignments: np.ndarray) -> np.ndarray:
     ``preflop_tasks``; rows are independent, so any split of them gives the same counts."""
     out = np.zeros((len(assignments), 2, 3), np.int64)
     K.exact_counts_each(assignments, np.arange(52, dtype=np.int64), np.int64(KEY_BASE),
-                        np.int64(0), 5, out, np.zeros((K.LANES, 2, 52), np.int64),
+                        np.int64(0), 5, out, K.new_deck_scratch(),
                         np.zeros((K.LANES, 3, 2), np.int64))
     return out
 
