@@ -19,9 +19,16 @@ def deal_prefix(deck, rng, i, n):
     The row is reset to 0..51 first, so a deal depends on the stream alone. The dealt cards are
     ``deck[:n]`` in dealing order. One 64-bit draw serves two cards.
     """
-    size = deck.shape[0]
-    for c in range(size):
+    for c in range(deck.shape[0]):
         deck[c] = c
+    shuffle_prefix(deck, rng, i, n)
+
+
+@jit(inline=True)  # in every game's deal
+def shuffle_prefix(deck, rng, i, n):
+    """The partial Fisher-Yates of ``deal_prefix`` on the row as it stands: ``deck[:n]``
+    becomes a uniform random ordered draw of n of its entries (one 64-bit draw per two)."""
+    size = deck.shape[0]
     for k in range(0, n, 2):
         bits = next_u64(rng, i)
         j = k + below(bits, size - k)

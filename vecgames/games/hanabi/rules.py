@@ -24,8 +24,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...core.bits import pick_set_bit
+from ...core.deal import shuffle_prefix
 from ...core.jit import jit
-from ...core.rng import below, high32, next_u64
+from ...core.rng import below, next_u64
 from ...core.state_table import table_field
 from ...core.validation import check_bool, check_int, check_options
 
@@ -245,20 +246,8 @@ def reset_one(s, i, r):
     d = s.deck[i]
     for k in range(DECK_SIZE):
         d[k] = CARD_TYPE[k]
-    n_hands = r.num_players * r.hand_size
-    for k in range(0, n_hands, 2):  # one 64-bit draw serves two cards
-        bits = next_u64(s.rng, i)
-        _swap(d, k, k + below(bits, DECK_SIZE - k))
-        if k + 1 < n_hands:
-            _swap(d, k + 1, k + 1 + below(high32(bits), DECK_SIZE - k - 1))
+    shuffle_prefix(d, s.rng, i, r.num_players * r.hand_size)
     _begin(s, i, r, 1)
-
-
-@jit(inline=True)
-def _swap(d, k, j):
-    tmp = d[k]
-    d[k] = d[j]
-    d[j] = tmp
 
 
 @jit(inline=True)
@@ -267,8 +256,11 @@ def _draw(s, i):
     t = s.table[i]
     k = t[DEALT]
     d = s.deck[i]
-    if t[LAZY]:
-        _swap(d, k, k + below(next_u64(s.rng, i), DECK_SIZE - k))
+    if t[LAZY]:  # the Fisher-Yates step of shuffle_prefix, for position k
+        j = k + below(next_u64(s.rng, i), DECK_SIZE - k)
+        card = d[j]
+        d[j] = d[k]
+        d[k] = card
     t[DEALT] = k + 1
     return d[k]
 
