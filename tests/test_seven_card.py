@@ -95,6 +95,24 @@ def test_order_matches_eval7_on_many_random_hands():
         _same_order(evaluate(hands).astype(np.int64), [_eval7(h) for h in hands])
 
 
+@pytest.mark.parametrize("rows", [1, 63, 64, 65, 200])
+def test_seven_card_rows_with_runs_of_flushes(rows):
+    # The array kernel looks flushes up again after each block of 64 rows: blocks full of
+    # flushes, without any, and a short last block must all agree with the scalar form.
+    rng = np.random.default_rng(rows)
+    hands = np.argsort(rng.random((rows, 52)), axis=1)[:, :7]
+    suited = rng.random(rows) < np.where(np.arange(rows) % 128 < 64, 0.9, 0.0)
+    for i in np.flatnonzero(suited):  # 5 to 7 cards of suit 0
+        ranks = rng.choice(13, size=7, replace=False)
+        k = rng.integers(5, 8)
+        hands[i, :k] = 4 * ranks[:k]
+        others = np.setdiff1d(np.arange(52), np.concatenate([hands[i, :k], 4 * ranks]))
+        hands[i, k:] = rng.choice(others, size=7 - k, replace=False)
+    assert (evaluate(hands) >= 5864).sum() >= suited.sum()  # the suited rows are flushes
+    expected = [evaluate_7(*(int(c) for c in h)) for h in hands]
+    np.testing.assert_array_equal(evaluate(hands.astype(np.int8)), expected)
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.permutations(range(52)), st.permutations(range(4)), st.randoms())
 def test_card_order_and_suit_relabelling_do_not_matter(deck, suits, rnd):
