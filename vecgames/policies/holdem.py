@@ -132,18 +132,16 @@ def strength_action(s, i, r):
 
 @jit(inline=True)
 def random_action(s, i, r):
-    """The seed's random player: (kind, raise_to)."""
+    """The seed's random player: (kind, raise_to). The kind is picked without a branch (a
+    coin flip the CPU would mispredict)."""
     t = s.table[i]
     to_call, lo, hi = raise_bounds(s, i, r)
-    can_fold = t[CUR_BET] > t[BET + t[PLAYER]]
-    can_raise = lo <= hi
+    can_fold = np.int64(t[CUR_BET] > t[BET + t[PLAYER]])
+    can_raise = np.int64(lo <= hi)
     bits = next_u64(s.rng, i)
     k = below(bits, 1 + can_fold + can_raise)
-    if k == 0:
-        return CALL, 0
-    if k == 1 and can_fold:
-        return FOLD, 0
-    return RAISE, lo + below(high32(bits), hi - lo + 1)
+    kind = CALL if k == 0 else (FOLD if (k == 1) & (can_fold != 0) else RAISE)
+    return kind, lo + below(high32(bits), hi - lo + 1)  # (hi - lo + 1 = 0: no raise, unused)
 
 
 @jit(inline=True)

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...core.bits import popcount
+from ...core.bits import lowest_bit, popcount
 from ...core.deal import deal_prefix
 from ...core.jit import jit
 from ...core.rng import below, next_u64
@@ -255,11 +255,15 @@ def _begin_street(t, n):
             t[ACTED] |= 1 << p
 
 
-@jit
-def _needs_to_act(t, p):
-    if (t[FOLDED] >> p) & 1 or (t[ALL_IN] >> p) & 1:
-        return False
-    return not (t[ACTED] >> p) & 1 or t[BET + p] < t[CUR_BET]
+@jit(inline=True)
+def _to_act(t, in_hand):
+    """Seats that must act: still in, not all-in, and yet to act since the last full raise or
+    short of the current bet (as bits; one pass over the bets, no branch per seat)."""
+    short = 0
+    cur = t[CUR_BET]
+    for p in range(MAX_PLAYERS):  # a fixed count unrolls (empty seats are never in the hand)
+        short |= np.int64(t[BET + p] < cur) << p
+    return in_hand & ~t[ALL_IN] & (~t[ACTED] | short)
 
 
 @jit(inline=True)
@@ -272,12 +276,12 @@ def _advance(s, i, r):
         if popcount(in_hand) <= 1:
             _finish(s, i, r)
             return
-        p = t[PLAYER]
-        for _ in range(n):
-            p = _next_seat(p, n)
-            if _needs_to_act(t, p):
-                t[PLAYER] = p
-                return
+        to_act = _to_act(t, in_hand)
+        if to_act:
+            # the first of them after the current seat, going round the table
+            after = to_act >> (t[PLAYER] + 1)
+            t[PLAYER] = t[PLAYER] + 1 + lowest_bit(after) if after else lowest_bit(to_act)
+            return
         # street over: nobody needs to act
         for p in range(MAX_PLAYERS):  # fixed count: no memset call
             t[BET + p] = 0
@@ -416,20 +420,26 @@ def _award(t, players, amount, n):
 
 @jit(inline=True)
 def raise_bounds(s, i, r):
-    """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise."""
+    """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise.
+
+    Every condition is computed, without a branch each (see ``apply_action``)."""
     t = s.table[i]
     p = t[PLAYER]
-    owed = t[CUR_BET] - t[BET + p]
-    to_call = min(owed, t[STACK + p])
-    max_to = t[BET + p] + t[STACK + p]
-    if to_call < t[RAISE_SIZE] or t[STACK + p] <= owed:
-        return to_call, 1, 0
-    if 0 < t[SHORT_SUM] < t[RAISE_SIZE] and (t[ACTED] >> p) & 1:
-        return to_call, 1, 0  # facing a short all-in after acting: call or fold only
-    for q in range(r.num_players):
-        if q != p and not (t[FOLDED] >> q) & 1 and t[STACK + q] + t[BET + q] > t[CUR_BET]:
-            return to_call, min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to), max_to
-    return to_call, 1, 0  # nobody else could put in more chips
+    stack = t[np.uint64(STACK + p)]
+    bet = t[np.uint64(BET + p)]
+    owed = t[CUR_BET] - bet
+    to_call = min(owed, stack)
+    max_to = bet + stack
+    others = 0  # seats still in, other than p, that could put in more than the current bet
+    for q in range(MAX_PLAYERS):  # a fixed count unrolls (empty seats hold no chips)
+        others |= np.int64(t[STACK + q] + t[BET + q] > t[CUR_BET]) << q
+    others &= ~t[FOLDED] & ~(np.int64(1) << p)
+    # no raise when the call is short of the last raise or takes the whole stack, when facing
+    # a short all-in after acting, or when nobody else could put in more chips
+    short_all_in = (0 < t[SHORT_SUM]) & (t[SHORT_SUM] < t[RAISE_SIZE]) & ((t[ACTED] >> p) & 1)
+    can = (to_call >= t[RAISE_SIZE]) & (stack > owed) & (short_all_in == 0) & (others != 0)
+    lo = min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to)
+    return to_call, np.int64(lo if can else 1), np.int64(max_to if can else 0)
 
 
 @jit
@@ -462,36 +472,43 @@ def step_one(s, i, kind, raise_to, r):
 @jit(inline=True)
 def apply_action(s, i, kind, raise_to, r):
     """``step_one`` without the legality check, for callers whose actions are legal by
-    construction (the simulators' policies)."""
+    construction (the simulators' policies).
+
+    Every field is updated by arithmetic on the action's kind rather than by a branch per
+    kind, which a random policy's coin flips make the CPU mispredict. With the same in
+    ``raise_bounds`` and ``_to_act``: about 3% off a random six-player hand (A/B in
+    alternating processes, 9 pairs: 477 -> 461 ns on one thread)."""
     t = s.table[i]
     p = t[PLAYER]
-    if kind == FOLD:
-        t[FOLDED] |= 1 << p
-        t[ACTED] |= 1 << p
-    elif kind == CALL:
-        owed = t[CUR_BET] - t[BET + p]
-        if owed > 0 and r.short_stack_fold and t[STACK + p] < owed:
-            t[FOLDED] |= 1 << p  # the seed's rule: cannot cover, so out
-        else:
-            if owed > 0 and t[STREET] == PREFLOP:
-                t[VPIP] |= 1 << p
-            _post(t, p, owed)
-            t[ACTED] |= 1 << p
-    else:
-        size = raise_to - t[CUR_BET]
-        _post(t, p, raise_to - t[BET + p])
-        if size >= t[RAISE_SIZE]:
-            t[ACTED] = 1 << p  # a full raise reopens the betting for everyone else
-        else:
-            t[ACTED] |= 1 << p
-        t[RAISE_SIZE] = max(t[RAISE_SIZE], size)
-        t[SHORT_SUM] = t[SHORT_SUM] + size if t[STACK + p] == 0 else 0
-        if t[SHORT_SUM] >= t[RAISE_SIZE]:
-            t[SHORT_SUM] = 0
-        t[CUR_BET] = raise_to
-        t[RAISES + t[STREET] * MAX_PLAYERS + p] += 1
-        if t[STREET] == PREFLOP:
-            t[VPIP] |= 1 << p
-            t[PFR] |= 1 << p
+    at_stack = np.uint64(STACK + p)  # unsigned: no negative-index wrap-around
+    at_bet = np.uint64(BET + p)
+    owed = t[CUR_BET] - t[at_bet]
+    is_raise = np.int64(kind == RAISE)
+    # the seed's rule (short_stack="fold"): a call that cannot be covered folds
+    forced_fold = np.int64((kind == CALL) & (owed > 0) & (r.short_stack_fold != 0)
+                           & (t[at_stack] < owed))
+    is_fold = np.int64(kind == FOLD) | forced_fold
+    is_call = np.int64(kind == CALL) & (forced_fold ^ 1)
+    amount = (raise_to - t[at_bet]) if is_raise else owed * is_call
+    paid = min(amount, t[at_stack])
+    t[at_stack] -= paid
+    t[at_bet] += paid
+    t[np.uint64(PAID + p)] += paid
+    t[ALL_IN] |= np.int64(t[at_stack] == 0) << p
+    t[FOLDED] |= is_fold << p
+    preflop = np.int64(t[STREET] == PREFLOP)
+    t[VPIP] |= (((is_call & np.int64(owed > 0)) | is_raise) & preflop) << p
+    t[PFR] |= (is_raise & preflop) << p
+    size = (raise_to - t[CUR_BET]) * is_raise
+    full = is_raise & np.int64(size >= t[RAISE_SIZE])
+    # a full raise reopens the betting for everyone else; a forced fold does not count as acting
+    t[ACTED] = (0 if full else t[ACTED]) | ((forced_fold ^ 1) << p)
+    raise_size = max(t[RAISE_SIZE], size)
+    t[RAISE_SIZE] = raise_size
+    short_sum = (t[SHORT_SUM] + size) if t[at_stack] == 0 else 0
+    short_sum = 0 if short_sum >= raise_size else short_sum
+    t[SHORT_SUM] = short_sum if is_raise else t[SHORT_SUM]
+    t[CUR_BET] = raise_to if is_raise else t[CUR_BET]
+    t[np.uint64(RAISES + t[STREET] * MAX_PLAYERS + p)] += is_raise
     t[ACTIONS] += 1
     _advance(s, i, r)
