@@ -256,6 +256,13 @@ def _begin_street(t, n):
 
 
 @jit(inline=True)
+def _first_after(seats, seat):
+    """The first seat of the (non-empty) mask ``seats`` after ``seat``, going round the table."""
+    after = seats >> (seat + 1)
+    return seat + 1 + lowest_bit(after) if after else lowest_bit(seats)
+
+
+@jit(inline=True)
 def _to_act(t, in_hand):
     """Seats that must act: still in, not all-in, and yet to act since the last full raise or
     short of the current bet (as bits; one pass over the bets, no branch per seat)."""
@@ -278,9 +285,7 @@ def _advance(s, i, r):
             return
         to_act = _to_act(t, in_hand)
         if to_act:
-            # the first of them after the current seat, going round the table
-            after = to_act >> (t[PLAYER] + 1)
-            t[PLAYER] = t[PLAYER] + 1 + lowest_bit(after) if after else lowest_bit(to_act)
+            t[PLAYER] = _first_after(to_act, t[PLAYER])
             return
         # street over: nobody needs to act
         for p in range(MAX_PLAYERS):  # fixed count: no memset call
@@ -323,7 +328,7 @@ def _finish(s, i, r):
         if (in_hand >> p) & 1:
             least_in = min(least_in, t[PAID + p])
     if least_in == top:
-        _award(t, in_hand, total, n)
+        _award(t, in_hand, total)
     else:
         _side_pots(t, n, in_hand)
     for p in range(n):
@@ -341,7 +346,7 @@ def _side_pots(t, n, in_hand):
     contenders = 0
     level = _next_level(t, n, 0)
     while level > 0:
-        contenders |= _best_of(t, _eligible(t, n, in_hand, level), n)
+        contenders |= _best_of(t, _eligible(t, n, in_hand, level))
         level = _next_level(t, n, level)
     prev = 0
     pot = 0
@@ -350,14 +355,14 @@ def _side_pots(t, n, in_hand):
     while level > 0:
         players = _eligible(t, n, in_hand, level) & contenders
         if players != pot_players and pot_players != 0:
-            _award(t, pot_players, pot, n)
+            _award(t, pot_players, pot)
             pot = 0
         pot += _layer(t, n, prev, level)
         pot_players = players
         prev = level
         level = _next_level(t, n, level)
     if pot_players:
-        _award(t, pot_players, pot, n)
+        _award(t, pot_players, pot)
 
 
 @jit
@@ -388,34 +393,28 @@ def _eligible(t, n, in_hand, level):
     return players
 
 
-@jit
-def _best_of(t, players, n):
-    # The seats among ``players`` with the strongest hand.
-    best = -1
+@jit(inline=True)
+def _best_of(t, players):
+    """The seats among ``players`` with the strongest hand (seats not shown have strength 0,
+    so a lone player wins a fold), from two passes over the fixed 10 seats without a branch."""
+    best = 0
+    for p in range(MAX_PLAYERS):
+        best = max(best, t[STRENGTH + p] * ((players >> p) & 1))
     winners = 0
-    for p in range(n):
-        if (players >> p) & 1:
-            if t[STRENGTH + p] > best:
-                best = t[STRENGTH + p]
-                winners = 1 << p
-            elif t[STRENGTH + p] == best:
-                winners |= 1 << p
+    for p in range(MAX_PLAYERS):
+        winners |= (((players >> p) & 1) & np.int64(t[STRENGTH + p] == best)) << p
     return winners
 
 
 @jit
-def _award(t, players, amount, n):
-    # One pot to the best hands among ``players``; odd chips to the first after the button.
-    winners = _best_of(t, players, n)
+def _award(t, players, amount):
+    """One pot to the best hands among ``players``; odd chips to the first after the button."""
+    winners = _best_of(t, players)
     count = popcount(winners)
-    share = amount // count
-    odd = amount - share * count
-    p = t[BUTTON]
-    for _ in range(n):
-        p = _next_seat(p, n)
-        if (winners >> p) & 1:
-            t[PAYOUT + p] += share + odd
-            odd = 0
+    share = amount if count == 1 else amount // count  # one winner: no division
+    for p in range(MAX_PLAYERS):
+        t[PAYOUT + p] += share * ((winners >> p) & 1)
+    t[np.uint64(PAYOUT + _first_after(winners, t[BUTTON]))] += amount - share * count
 
 
 @jit(inline=True)
