@@ -163,15 +163,17 @@ def _next_seat(seat, n):
     return seat + 1 if seat + 1 < n else 0
 
 
-@jit
+@jit(inline=True)
 def _post(t, p, amount):
-    # Put up to ``amount`` from seat p's stack into its bet (all-in when it has less).
-    paid = min(amount, t[STACK + p])
-    t[STACK + p] -= paid
-    t[BET + p] += paid
-    t[PAID + p] += paid
-    if t[STACK + p] == 0:
-        t[ALL_IN] |= 1 << p
+    """Put up to ``amount`` from seat p's stack into its bet (all-in when it has less). A seat
+    asked to act has chips, so posting 0 (a fold or a check) never marks it all-in."""
+    at_stack = np.uint64(STACK + p)  # unsigned: no negative-index wrap-around
+    at_bet = np.uint64(BET + p)
+    paid = min(amount, t[at_stack])
+    t[at_stack] -= paid
+    t[at_bet] += paid
+    t[np.uint64(PAID + p)] += paid
+    t[ALL_IN] |= np.int64(t[at_stack] == 0) << p
 
 
 @jit(inline=True)
@@ -479,21 +481,15 @@ def apply_action(s, i, kind, raise_to, r):
     alternating processes, 9 pairs: 477 -> 461 ns on one thread)."""
     t = s.table[i]
     p = t[PLAYER]
-    at_stack = np.uint64(STACK + p)  # unsigned: no negative-index wrap-around
-    at_bet = np.uint64(BET + p)
-    owed = t[CUR_BET] - t[at_bet]
+    bet = t[np.uint64(BET + p)]  # unsigned: no negative-index wrap-around
+    owed = t[CUR_BET] - bet
     is_raise = np.int64(kind == RAISE)
     # the seed's rule (short_stack="fold"): a call that cannot be covered folds
     forced_fold = np.int64((kind == CALL) & (owed > 0) & (r.short_stack_fold != 0)
-                           & (t[at_stack] < owed))
+                           & (t[np.uint64(STACK + p)] < owed))
     is_fold = np.int64(kind == FOLD) | forced_fold
     is_call = np.int64(kind == CALL) & (forced_fold ^ 1)
-    amount = (raise_to - t[at_bet]) if is_raise else owed * is_call
-    paid = min(amount, t[at_stack])
-    t[at_stack] -= paid
-    t[at_bet] += paid
-    t[np.uint64(PAID + p)] += paid
-    t[ALL_IN] |= np.int64(t[at_stack] == 0) << p
+    _post(t, p, (raise_to - bet) if is_raise else owed * is_call)
     t[FOLDED] |= is_fold << p
     preflop = np.int64(t[STREET] == PREFLOP)
     t[VPIP] |= (((is_call & np.int64(owed > 0)) | is_raise) & preflop) << p
@@ -504,7 +500,7 @@ def apply_action(s, i, kind, raise_to, r):
     t[ACTED] = (0 if full else t[ACTED]) | ((forced_fold ^ 1) << p)
     raise_size = max(t[RAISE_SIZE], size)
     t[RAISE_SIZE] = raise_size
-    short_sum = (t[SHORT_SUM] + size) if t[at_stack] == 0 else 0
+    short_sum = (t[SHORT_SUM] + size) if t[np.uint64(STACK + p)] == 0 else 0
     short_sum = 0 if short_sum >= raise_size else short_sum
     t[SHORT_SUM] = short_sum if is_raise else t[SHORT_SUM]
     t[CUR_BET] = raise_to if is_raise else t[CUR_BET]
