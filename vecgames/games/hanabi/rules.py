@@ -256,11 +256,8 @@ def _draw(s, i):
     t = s.table[i]
     k = t[DEALT]
     d = s.deck[i]
-    if t[LAZY]:  # the Fisher-Yates step of shuffle_prefix, for position k
-        j = k + below(next_u64(s.rng, i), DECK_SIZE - k)
-        card = d[j]
-        d[j] = d[k]
-        d[k] = card
+    if t[LAZY]:  # shuffle_prefix's step for position k: a uniform pick among the rest
+        shuffle_prefix(d[k:], s.rng, i, 1)
     t[DEALT] = k + 1
     return d[k]
 
