@@ -99,8 +99,13 @@ def evaluate_6(c0, c1, c2, c3, c4, c5):
 
 
 @jit(inline=True)
+def _key_7(c0, c1, c2, c3, c4, c5, c6):
+    return KEY_BASE + _k(c0) + _k(c1) + _k(c2) + _k(c3) + _k(c4) + _k(c5) + _k(c6)
+
+
+@jit(inline=True)
 def evaluate_7(c0, c1, c2, c3, c4, c5, c6):
-    key = KEY_BASE + _k(c0) + _k(c1) + _k(c2) + _k(c3) + _k(c4) + _k(c5) + _k(c6)
+    key = _key_7(c0, c1, c2, c3, c4, c5, c6)
     if key & FLUSH_BITS:
         s = flush_suit(key)
         return FLUSH_TABLE[_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
@@ -127,8 +132,8 @@ def _rows_7(cards, out, block):
     flushes = np.uint64(0)
     bit = np.uint64(1)
     for i in range(start, end):
-        key = (KEY_BASE + _k(cards[i, 0]) + _k(cards[i, 1]) + _k(cards[i, 2]) + _k(cards[i, 3])
-               + _k(cards[i, 4]) + _k(cards[i, 5]) + _k(cards[i, 6]))
+        key = _key_7(cards[i, 0], cards[i, 1], cards[i, 2], cards[i, 3], cards[i, 4],
+                     cards[i, 5], cards[i, 6])
         out[i] = rank_strength(key)
         flushes |= bit & (np.uint64(0) - np.uint64((key & FLUSH_BITS) != 0))
         bit <<= np.uint64(1)
