@@ -251,8 +251,10 @@ def step_one(s, i, a, r):
     bit = 1 << p
     t[DECISIONS] += 1
     if t[PHASE] == LOOK_PHASE:
-        if a == NOOP or (a == LOOK and (t[SEEN] & bit) == 0):
-            t[SEEN] |= bit * a  # a look marks the player as seen
+        # Legal: 0 (no-op), or 1 (look) while blind. Tested with bit operations: a branch on
+        # which one it is mispredicts half the time under a random policy (20% of a game).
+        if ((a >> 1) | (a & (t[SEEN] >> p))) == 0:
+            t[SEEN] |= a << p  # a look marks the player as seen
             t[PHASE] = ACTION_PHASE
             return False
         reason = END_ILLEGAL
