@@ -132,15 +132,15 @@ def strength_action(s, i, r):
 
 @jit(inline=True)
 def random_action(s, i, r):
-    """The seed's random player: (kind, raise_to). The kind is picked without a branch (a
-    coin flip the CPU would mispredict)."""
+    """The seed's random player: (kind, raise_to). The kind is picked by arithmetic, without
+    a branch (a coin flip the CPU would mispredict; a conditional expression became one)."""
     t = s.table[i]
     to_call, lo, hi = raise_bounds(s, i, r)
     can_fold = np.int64(t[CUR_BET] > t[BET + t[PLAYER]])
     can_raise = np.int64(lo <= hi)
     bits = next_u64(s.rng, i)
     k = below(bits, 1 + can_fold + can_raise)
-    kind = CALL if k == 0 else (FOLD if (k == 1) & (can_fold != 0) else RAISE)
+    kind = CALL + (k != 0) * (1 - 2 * ((k == 1) & (can_fold != 0)))  # CALL, FOLD or RAISE
     return kind, lo + below(high32(bits), hi - lo + 1)  # (hi - lo + 1 = 0: no raise, unused)
 
 
