@@ -25,8 +25,11 @@ from zhajinhua_reference import (
 )
 
 import vecgames
-from vecgames.games.zhajinhua.rules import field
+from vecgames.core.bits import pick_set_bit
+from vecgames.core.rng import next_u64
+from vecgames.games.zhajinhua.rules import field, legal_bits
 from vecgames.poker import CATEGORY_NAMES, category_3, evaluate_3
+from vecgames.policies.zhajinhua import random_legal
 
 GAME_RULES = ("num_players", "ante", "no_compare_rounds", "max_rounds", "a23", "special_235")
 REF_DEFAULTS = {"num_players": 6, "ante": 1, "no_compare_rounds": 1, "max_rounds": 20,
@@ -707,3 +710,36 @@ def test_simulate_summary_and_action_counts_match_games():
     # a look while seen is illegal and puts the seat out: at most once per seat and game
     assert counts[:, 0, 1, 1].sum() <= 3 * len(games)
     assert counts[0].sum() > counts[-1].sum() > 0
+
+
+@numba.njit
+def _both_picks(s, r, out):
+    """For every env: the random policy's action, and the k-th legal action by bit order from
+    the same draw (the random streams are left as they were)."""
+    for i in range(s.rng.shape[0]):
+        saved = s.rng[i]
+        out[i, 0] = random_legal(s, i, r)
+        s.rng[i] = saved
+        out[i, 1] = pick_set_bit(legal_bits(s, i, r), next_u64(s.rng, i))
+        s.rng[i] = saved
+
+
+@pytest.mark.parametrize("opts", [{}, {"num_players": 2},
+                                  {"num_players": 4, "no_compare_rounds": 0},
+                                  {"num_players": 5, "no_compare_rounds": 3, "max_rounds": 6}])
+def test_random_policy_is_the_uniform_pick_over_the_legal_bits(opts):
+    # random_legal decodes its pick by kind (fold, compares, bets) for speed; it must equal
+    # the k-th set bit of the legal mask for the same draw, in both phases and every round.
+    env = vecgames.make("zhajinhua", num_envs=256, seed=11, **opts)
+    env.reset()
+    rng = np.random.default_rng(0)
+    picks = np.zeros((env.num_envs, 2), np.int64)
+    kinds = set()
+    for _ in range(120):
+        _both_picks(env.state, env.rules, picks)
+        np.testing.assert_array_equal(picks[:, 0], picks[:, 1])
+        kinds.update(np.digitize(picks[:, 0], [2, 3, 9]))  # look phase, fold, compare, bet
+        mask = env.action_mask
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        env.step(actions)
+    assert kinds == {0, 1, 2, 3}

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from ..core.bits import lowest_bit, pick_set_bit
+from ..core.bits import kth_set_bit, lowest_bit, popcount
 from ..core.jit import jit
 from ..core.rng import below, next_u64
 from ..games.zhajinhua.rules import (
@@ -27,7 +27,6 @@ from ..games.zhajinhua.rules import (
     ROUND,
     SEEN,
     STRENGTH,
-    legal_bits,
 )
 from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
 
@@ -38,7 +37,24 @@ _KING = 11
 
 @jit
 def random_legal(s, i, r):
-    return pick_set_bit(legal_bits(s, i, r), next_u64(s.rng, i))
+    """``pick_set_bit(legal_bits(...), next_u64(...))`` decoded by kind: the legal actions in
+    bit order are fold, the compares (by seat), then the bets (by size), so the k-th of them
+    follows from k and the number of compares. Same pick, but the kind is known a few cycles
+    after the draw, which is when a mispredicted branch on it resolves."""
+    t = s.table[i]
+    bits = next_u64(s.rng, i)
+    p = t[PLAYER]
+    if t[PHASE] == LOOK_PHASE:
+        return below(bits, 2 - ((t[SEEN] >> p) & 1))  # 0 no-op, or 1 look while blind
+    m = lowest_bit(t[MIN_BET])  # bets of 2**m .. 32 units
+    targets = (t[ALIVE] & ~(1 << p)) if t[ROUND] >= r.no_compare_rounds else 0
+    compares = popcount(targets)
+    k = below(bits, 1 + compares + 6 - m)
+    if k == 0:
+        return FOLD
+    if k <= compares:
+        return COMPARE0 + kth_set_bit(targets, k - 1)
+    return BET0 + m + k - 1 - compares
 
 
 @jit
