@@ -47,7 +47,7 @@ from .rules import (
 SLOTS = 64  # game runs per kernel call, each in its own state slot (a few per thread)
 
 
-@jit
+@jit(inline=True)  # a call passes ~50 words of array structs on the stack
 def _play_game(s, j, r, seat_policy, seed, game, record, action_counts, fast_random):
     """Deal game ``game`` into slot j and play it to the end with the seats' policies."""
     seed_stream(s.rng, j, seed, game)
@@ -77,7 +77,7 @@ T_WIN60 = T_CHIPS_SQ + MAX_PLAYERS
 NUM_TOTALS = T_WIN60 + MAX_PLAYERS
 
 
-@jit
+@jit(inline=True)  # a call passes ~80 words of array structs on the stack
 def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winners, opener,
                  category, looked):
     """Add the finished game in table row ``t`` to ``totals``; with ``rows`` also write row j."""
