@@ -31,14 +31,16 @@ def shuffle_prefix(deck, rng, i, n):
     size = deck.shape[0]
     for k in range(0, n, 2):
         bits = next_u64(rng, i)
-        j = k + below(bits, size - k)
-        tmp = deck[k]
-        deck[k] = deck[j]
+        a = np.uint64(k)  # unsigned indices: no negative-index wrap-around code
+        j = np.uint64(k + below(bits, size - k))
+        tmp = deck[a]
+        deck[a] = deck[j]
         deck[j] = tmp
         if k + 1 < n:
-            j = k + 1 + below(high32(bits), size - k - 1)
-            tmp = deck[k + 1]
-            deck[k + 1] = deck[j]
+            a = np.uint64(k + 1)
+            j = np.uint64(k + 1 + below(high32(bits), size - k - 1))
+            tmp = deck[a]
+            deck[a] = deck[j]
             deck[j] = tmp
 
 
