@@ -245,7 +245,9 @@ def _showdown(t, r):
 
 @jit(inline=True)
 def step_one(s, i, a, r):
-    """Apply action ``a`` of the player to act in env i. Returns True when the game ended."""
+    """Apply action ``a`` of the player to act in env i. Returns True when the game ended.
+
+    Per-seat fields are indexed with unsigned ints: no negative-index wrap-around code."""
     t = s.table[i]
     p = t[PLAYER]
     bit = 1 << p
@@ -264,7 +266,7 @@ def step_one(s, i, a, r):
         legal = units >= t[MIN_BET]
         if legal:
             chips = units << ((t[SEEN] >> p) & 1)  # a seen player pays double
-            t[PAID + p] += chips
+            t[np.uint64(PAID + p)] += chips
             t[POT] += chips
             t[MIN_BET] = units
         reason = END_ILLEGAL
@@ -275,17 +277,18 @@ def step_one(s, i, a, r):
         out = bit
         if t[ROUND] >= r.no_compare_rounds and j != p and (t[ALIVE] >> j) & 1:
             chips = 2 * t[MIN_BET]
-            t[PAID + p] += chips
+            t[np.uint64(PAID + p)] += chips
             t[POT] += chips
-            won = compare_3(t[STRENGTH + p], t[STRENGTH + j], r.special_235) > 0
-            t[KNOWN + p] |= 1 << j
-            t[KNOWN + j] |= bit
+            won = compare_3(t[np.uint64(STRENGTH + p)], t[np.uint64(STRENGTH + j)],
+                            r.special_235) > 0
+            t[np.uint64(KNOWN + p)] |= 1 << j
+            t[np.uint64(KNOWN + j)] |= bit
             out = (1 << j) if won else bit  # a tie puts the comparer out
             reason = END_COMPARE
     else:
         reason = END_FOLD if a == FOLD else END_ILLEGAL  # a fold or an illegal action: out
         out = bit
-    t[LAST_ACTION + p] = a
+    t[np.uint64(LAST_ACTION + p)] = a
     t[ALIVE] &= ~out
     return _end_turn(t, r, p, reason)
 
