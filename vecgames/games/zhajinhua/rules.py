@@ -211,10 +211,9 @@ def _share_pot(t, winners, n):
     opener in turn order (the opener itself is reached last)."""
     count = popcount(winners)
     pot = t[POT]
-    share = pot // count
-    for p in range(n):
-        if (winners >> p) & 1:
-            t[PAYOUT + p] = share
+    share = pot if count == 1 else pot // count  # a lone winner (the usual case): no division
+    for p in range(MAX_PLAYERS):  # no branch per seat (a winner's seat is random)
+        t[PAYOUT + p] = share * ((winners >> p) & 1)
     q = _next_alive(winners, t[FIRST])
     t[PAYOUT + q] += pot - share * count
     t[WINNERS] = winners

@@ -71,6 +71,7 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts, fast_ran
 # million games at a large ante). Counts and sums stay exact integers below 2**53, and win
 # shares are counted in 1/60 pots (60 is divisible by every possible number of winners).
 T_GAMES, T_ROUNDS, T_DECISIONS, T_END = 0, 1, 2, 3
+SHARE60 = np.array([0] + [60 // k for k in range(1, MAX_PLAYERS + 1)], np.int64)
 T_CHIPS = T_END + len(END_NAMES)
 T_CHIPS_SQ = T_CHIPS + MAX_PLAYERS
 T_WIN60 = T_CHIPS_SQ + MAX_PLAYERS
@@ -83,7 +84,7 @@ def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winn
     """Add the finished game in table row ``t`` to ``totals``; with ``rows`` also write row j."""
     n = r.num_players
     n_rounds = min(t[ROUND] + 1, r.max_rounds)
-    share60 = 60 // popcount(t[WINNERS])
+    share60 = SHARE60[popcount(t[WINNERS])]  # 60 // winners, without a division
     totals[T_GAMES] += 1
     totals[T_ROUNDS] += n_rounds
     totals[T_DECISIONS] += t[DECISIONS]
