@@ -89,13 +89,14 @@ def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winn
     totals[T_ROUNDS] += n_rounds
     totals[T_DECISIONS] += t[DECISIONS]
     totals[T_END + t[END]] += 1
-    for q in range(n):
+    for q in range(MAX_PLAYERS):  # a fixed count unrolls; empty seats add 0
         c = t[PAYOUT + q] - t[PAID + q]
         totals[T_CHIPS + q] += c
         totals[T_CHIPS_SQ + q] += np.float64(c) * c
         totals[T_WIN60 + q] += share60 * ((t[WINNERS] >> q) & 1)
-        if rows:
-            chips[j, q] = c
+    if rows:
+        for q in range(n):
+            chips[j, q] = t[PAYOUT + q] - t[PAID + q]
             category[j, q] = t[STRENGTH + q] >> 12
             looked[j, q] = (t[SEEN] >> q) & 1
     if rows:
