@@ -496,6 +496,9 @@ def apply_action(s, i, kind, raise_to, r):
     is_fold = np.int64(kind == FOLD) | forced_fold
     is_call = np.int64(kind == CALL) & (forced_fold ^ 1)
     _post(t, p, (raise_to - bet) * is_raise + owed * is_call)
+    # the one store at a computed column before the scalar fields' stores, so that LLVM can
+    # hand those on to _advance in registers
+    t[np.uint64(RAISES + t[STREET] * MAX_PLAYERS + p)] += is_raise
     t[FOLDED] |= is_fold << p
     preflop = np.int64(t[STREET] == PREFLOP)
     t[VPIP] |= (((is_call & np.int64(owed > 0)) | is_raise) & preflop) << p
@@ -510,6 +513,5 @@ def apply_action(s, i, kind, raise_to, r):
     short_sum *= np.int64(short_sum < raise_size)
     t[SHORT_SUM] += (short_sum - t[SHORT_SUM]) * is_raise
     t[CUR_BET] += (raise_to - t[CUR_BET]) * is_raise
-    t[np.uint64(RAISES + t[STREET] * MAX_PLAYERS + p)] += is_raise
     t[ACTIONS] += 1
     _advance(s, i, r)
