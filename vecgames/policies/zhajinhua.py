@@ -27,6 +27,7 @@ from ..games.zhajinhua.rules import (
     ROUND,
     SEEN,
     STRENGTH,
+    compare_targets,
 )
 from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
 
@@ -47,7 +48,7 @@ def random_legal(s, i, r):
     if t[PHASE] == LOOK_PHASE:
         return below(bits, 2 - ((t[SEEN] >> p) & 1))  # 0 no-op, or 1 look while blind
     m = lowest_bit(t[MIN_BET])  # bets of 2**m .. 32 units
-    targets = (t[ALIVE] & ~(1 << p)) if t[ROUND] >= r.no_compare_rounds else 0
+    targets = compare_targets(t, p, r)
     compares = popcount(targets)
     k = below(bits, 1 + compares + 6 - m)
     if k == 0:

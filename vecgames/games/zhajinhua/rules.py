@@ -184,9 +184,14 @@ def legal_bits(s, i, r):
     # bets of at least the minimum: min_bet = 2**m enables bits BET0 + m .. BET0 + 5
     m = lowest_bit(t[MIN_BET])
     bits = (1 << FOLD) | (((1 << (6 - m)) - 1) << (BET0 + m))
-    if t[ROUND] >= r.no_compare_rounds:
-        bits |= (t[ALIVE] & ~(1 << p)) << COMPARE0
-    return bits
+    return bits | (compare_targets(t, p, r) << COMPARE0)
+
+
+@jit(inline=True)
+def compare_targets(t, p, r):
+    """Seats player p may compare with now: the others still in, from round
+    ``no_compare_rounds`` on."""
+    return (t[ALIVE] & ~(1 << p)) if t[ROUND] >= r.no_compare_rounds else 0
 
 
 @jit
@@ -206,7 +211,7 @@ def _next_alive(alive, p):
 
 
 @jit
-def _share_pot(t, winners, n):
+def _share_pot(t, winners):
     """Split the pot equally among ``winners``; the odd chips go to the first winner after the
     opener in turn order (the opener itself is reached last)."""
     count = popcount(winners)
@@ -238,7 +243,7 @@ def _showdown(t, r):
                 special |= 1 << p
     if r.special_235 and (best >> 12) == TRIPS and special != 0:
         winners = special
-    _share_pot(t, winners, n)
+    _share_pot(t, winners)
     t[END] = END_SHOWDOWN
 
 
@@ -298,7 +303,7 @@ def _end_turn(t, r, p, reason):
     n = r.num_players
     alive = t[ALIVE]
     if (alive & (alive - 1)) == 0:  # one seat left: it takes the pot
-        _share_pot(t, alive, n)
+        _share_pot(t, alive)
         t[END] = reason
         return True
     q = _next_alive(alive, p)

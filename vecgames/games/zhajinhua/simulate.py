@@ -99,7 +99,6 @@ def _record_game(t, r, j, rows, totals, chips, pot, rounds, decisions, end, winn
             chips[j, q] = t[PAYOUT + q] - t[PAID + q]
             category[j, q] = t[STRENGTH + q] >> 12
             looked[j, q] = (t[SEEN] >> q) & 1
-    if rows:
         pot[j] = t[POT]
         rounds[j] = n_rounds
         decisions[j] = t[DECISIONS]
