@@ -9,7 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from vecgames import format_cards, make, parse_cards
-from vecgames.core.bits import kth_set_bit, kth_set_bit_bytes, lowest_bit, pick_set_bit, popcount
+from vecgames.core.bits import (
+    kth_set_bit,
+    kth_set_bit_bytes,
+    lowest_bit,
+    opaque,
+    pick_set_bit,
+    popcount,
+)
 from vecgames.core.deal import deal_batch, deal_prefix
 from vecgames.core.rng import below, check_seed, next_u64, seed_streams
 from vecgames.core.simd import write_fields, write_thermometer
@@ -91,6 +98,7 @@ def test_bit_helpers_match_python(x):
         assert kth_set_bit(x, k) == b
         assert kth_set_bit_bytes(x, k) == b
     assert (x >> pick_set_bit(x, np.uint64(12345))) & 1
+    assert opaque(x) == x and opaque(-x) == -x and opaque(~x) == ~x
 
 
 def test_deal_is_a_uniform_prefix_of_a_permutation():

@@ -44,6 +44,9 @@ def play_against_pokerkit(n, stacks, button, deck, rnd, sb=1, bb=2):
         if pk.actor_index is None:
             break
         assert t[R.PLAYER] == seat[pk.actor_index]
+        for s in range(n):  # MATCHED: of the seats that can act, those whose bet is the bet
+            if not (t[R.FOLDED] | t[R.ALL_IN]) >> s & 1:
+                assert (t[R.MATCHED] >> s) & 1 == (t[R.BET + s] == t[R.CUR_BET])
         to_call, lo, hi = R.raise_bounds(state, 0, rules)
         assert to_call == pk.checking_or_calling_amount
         can_raise = pk.can_complete_bet_or_raise_to()

@@ -43,6 +43,22 @@ def _pdep64(typingctx, src, mask):
     return types.int64(types.int64, types.int64), codegen
 
 
+@intrinsic
+def _opaque64(typingctx, x):
+    def codegen(context, builder, signature, args):
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64)])
+        return builder.asm(fnty, "", "=r,0", args, side_effect=False)
+
+    return types.int64(types.int64), codegen
+
+
+@jit(inline=True)
+def opaque(x):
+    """x, through an empty inline-asm barrier: LLVM can no longer see that x is a 0/-1 mask,
+    so ``load & mask`` stays an AND instead of becoming a branch around the load."""
+    return _opaque64(np.int64(x))
+
+
 @jit
 def popcount(x):
     """Number of set bits of a non-negative int64."""

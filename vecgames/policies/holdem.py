@@ -134,13 +134,18 @@ def strength_action(s, i, r):
 def random_action(s, i, r):
     """The seed's random player: (kind, raise_to). The kind is picked by arithmetic, without
     a branch (a coin flip the CPU would mispredict; a conditional expression became one)."""
-    t = s.table[i]
     to_call, lo, hi = raise_bounds(s, i, r)
-    can_fold = np.int64(t[CUR_BET] > t[BET + t[PLAYER]])
+    can_fold = np.int64(to_call > 0)  # the player to act has chips: to_call > 0 when owing
     can_raise = np.int64(lo <= hi)
     bits = next_u64(s.rng, i)
-    k = below(bits, 1 + can_fold + can_raise)
-    kind = CALL + (k != 0) * (1 - 2 * ((k == 1) & (can_fold != 0)))  # CALL, FOLD or RAISE
+    # below(bits, m) for m = 1, 2, 3 legal kinds, drawn before m is known
+    low = bits & np.uint64(0xFFFFFFFF)
+    k2 = np.int64(low >> np.uint64(31))
+    k3 = np.int64((low * np.uint64(3)) >> np.uint64(32))
+    k = (k2 & -np.int64(can_fold + can_raise == 1)) | (k3 & -np.int64(can_fold + can_raise == 2))
+    is_fold = np.int64(k == 1) & can_fold
+    is_raise = np.int64(k != 0) & (is_fold ^ 1)
+    kind = CALL + is_raise - is_fold  # CALL, FOLD or RAISE
     return kind, lo + below(high32(bits), hi - lo + 1)  # (hi - lo + 1 = 0: no raise, unused)
 
 

@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ...core.bits import lowest_bit, popcount
+from ...core.bits import lowest_bit, opaque, popcount
 from ...core.deal import deal_prefix
 from ...core.jit import jit
 from ...core.rng import below, next_u64
@@ -120,7 +120,8 @@ END_STREET = 11  # the street on which the hand ended
 SHOWDOWN = 12  # 1 when the hand ended with two or more hands shown
 VPIP = 13  # seats that put chips in voluntarily preflop (a call or a raise, not a blind)
 PFR = 14  # seats that raised preflop
-STACK = 15  # per seat: chips behind
+MATCHED = 15  # seats whose bet is the current bet (meaningful for the seats that can act)
+STACK = 16  # per seat: chips behind
 BET = STACK + MAX_PLAYERS  # per seat: bet on this street
 PAID = BET + MAX_PLAYERS  # per seat: chips put in this hand
 PAYOUT = PAID + MAX_PLAYERS  # per seat: chips won at the end
@@ -130,7 +131,7 @@ START = RAISES + 4 * MAX_PLAYERS  # per seat: stack at the start of every hand
 NUM_FIELDS = START + MAX_PLAYERS
 SCALAR_FIELDS = ("button", "player", "street", "cur_bet", "raise_size", "acted", "folded",
                  "all_in", "actions", "next_button", "short_sum", "end_street", "showdown", "vpip",
-                 "pfr")
+                 "pfr", "matched")
 SEAT_FIELDS = {"stack": STACK, "bet": BET, "paid": PAID, "payout": PAYOUT,
                "strength": STRENGTH, "start": START}
 
@@ -216,6 +217,10 @@ def start_hand(s, i, r, button):
     if not (t[FOLDED] >> bb) & 1:
         _post(t, bb, r.big_blind)
     t[CUR_BET] = max(t[BET + sb], t[BET + bb])  # a short big blind sets a lower bet (as pokerkit)
+    matched = 0
+    for p in range(MAX_PLAYERS):
+        matched |= np.int64(t[BET + p] >= t[CUR_BET]) << p
+    t[MATCHED] = matched
     _begin_street(t, n)
     t[PLAYER] = bb
     _advance(s, i, r)
@@ -267,12 +272,9 @@ def _first_after(seats, seat):
 @jit(inline=True)
 def _to_act(t, in_hand):
     """Seats that must act: still in, not all-in, and yet to act since the last full raise or
-    short of the current bet (as bits; one pass over the bets, no branch per seat)."""
-    short = 0
-    cur = t[CUR_BET]
-    for p in range(MAX_PLAYERS):  # a fixed count unrolls (empty seats are never in the hand)
-        short |= np.int64(t[BET + p] < cur) << p
-    return in_hand & ~t[ALL_IN] & (~t[ACTED] | short)
+    short of the current bet (as bits, from the maintained MATCHED mask: no pass over the
+    bets)."""
+    return in_hand & ~t[ALL_IN] & ~(t[ACTED] & t[MATCHED])
 
 
 @jit(inline=True)
@@ -298,7 +300,12 @@ def _advance(s, i, r):
             return
         t[STREET] += 1
         t[CUR_BET] = 0
-        _begin_street(t, n)
+        t[MATCHED] = -1
+        t[RAISE_SIZE] = 0
+        t[SHORT_SUM] = 0
+        # two or more players can act, so each of them has chips another can match: only the
+        # all-in players count as having acted (what _begin_street finds, without its loops)
+        t[ACTED] = in_hand & t[ALL_IN]
         t[PLAYER] = t[BUTTON]  # the search starts after the button
 
 
@@ -435,10 +442,14 @@ def raise_bounds(s, i, r):
     owed = t[CUR_BET] - bet
     to_call = min(owed, stack)
     max_to = bet + stack
-    others = 0  # seats still in, other than p, that could put in more than the current bet
-    for q in range(MAX_PLAYERS):  # a fixed count unrolls (empty seats hold no chips)
-        others |= np.int64(t[STACK + q] + t[BET + q] > t[CUR_BET]) << q
-    others &= ~t[FOLDED] & ~(np.int64(1) << p)
+    # seats still in, other than p, that could put in more than the current bet: a seat that
+    # matched the bet and is not all-in can; only when there is none, look at the others
+    not_p = ~t[FOLDED] & ~(np.int64(1) << p)
+    others = t[MATCHED] & ~t[ALL_IN] & not_p
+    if others == 0:
+        for q in range(MAX_PLAYERS):  # a fixed count unrolls (empty seats hold no chips)
+            others |= np.int64(t[STACK + q] + t[BET + q] > t[CUR_BET]) << q
+        others &= not_p
     # no raise when the call is short of the last raise or takes the whole stack, when facing
     # a short all-in after acting, or when nobody else could put in more chips
     short_all_in = (0 < t[SHORT_SUM]) & (t[SHORT_SUM] < t[RAISE_SIZE]) & ((t[ACTED] >> p) & 1)
@@ -484,18 +495,21 @@ def apply_action(s, i, kind, raise_to, r):
     ``raise_bounds`` and ``_to_act``: about 3% off a random six-player hand (A/B in
     alternating processes, 9 pairs: 477 -> 461 ns on one thread). Write it with 0/1
     multipliers and masks, not ``x if c else y``: LLVM turned several such selects on the
-    kind back into branches (replacing them: 480 -> 446 ns, median of 8 runs in one process)."""
+    kind back into branches (replacing them: 480 -> 446 ns, median of 8 runs in one process).
+    LLVM also turns ``load & mask`` into a branch around the load when the load has no other
+    use; ``opaque`` hides the mask from it (MATCHED's update below)."""
     t = s.table[i]
     p = t[PLAYER]
     bet = t[np.uint64(BET + p)]  # unsigned: no negative-index wrap-around
     owed = t[CUR_BET] - bet
     is_raise = np.int64(kind == RAISE)
+    raise_mask = -is_raise
     # the seed's rule (short_stack="fold"): a call that cannot be covered folds
     forced_fold = np.int64((kind == CALL) & (owed > 0) & (r.short_stack_fold != 0)
                            & (t[np.uint64(STACK + p)] < owed))
     is_fold = np.int64(kind == FOLD) | forced_fold
     is_call = np.int64(kind == CALL) & (forced_fold ^ 1)
-    _post(t, p, (raise_to - bet) * is_raise + owed * is_call)
+    _post(t, p, ((raise_to - bet) & raise_mask) + (owed & -is_call))
     # the one store at a computed column before the scalar fields' stores, so that LLVM can
     # hand those on to _advance in registers
     t[np.uint64(RAISES + t[STREET] * MAX_PLAYERS + p)] += is_raise
@@ -503,15 +517,17 @@ def apply_action(s, i, kind, raise_to, r):
     preflop = np.int64(t[STREET] == PREFLOP)
     t[VPIP] |= (((is_call & np.int64(owed > 0)) | is_raise) & preflop) << p
     t[PFR] |= (is_raise & preflop) << p
-    size = (raise_to - t[CUR_BET]) * is_raise
+    size = (raise_to - t[CUR_BET]) & raise_mask
     full = is_raise & np.int64(size >= t[RAISE_SIZE])
     # a full raise reopens the betting for everyone else; a forced fold does not count as acting
     t[ACTED] = (t[ACTED] & (full - 1)) | ((forced_fold ^ 1) << p)
+    # a raise leaves only the raiser matched; a call matches (or goes all-in: no longer acts)
+    t[MATCHED] = (t[MATCHED] & opaque(~raise_mask)) | (np.int64(1) << p)
     raise_size = max(t[RAISE_SIZE], size)
     t[RAISE_SIZE] = raise_size
-    short_sum = (t[SHORT_SUM] + size) * np.int64(t[np.uint64(STACK + p)] == 0)
-    short_sum *= np.int64(short_sum < raise_size)
-    t[SHORT_SUM] += (short_sum - t[SHORT_SUM]) * is_raise
-    t[CUR_BET] += (raise_to - t[CUR_BET]) * is_raise
+    short_sum = (t[SHORT_SUM] + size) & -np.int64(t[np.uint64(STACK + p)] == 0)
+    short_sum &= -np.int64(short_sum < raise_size)
+    t[SHORT_SUM] += (short_sum - t[SHORT_SUM]) & raise_mask
+    t[CUR_BET] += (raise_to - t[CUR_BET]) & raise_mask
     t[ACTIONS] += 1
     _advance(s, i, r)
