@@ -244,8 +244,10 @@ def deal_hand(s, i, r, game):
 
 @jit(inline=True)
 def _begin_street(t, n):
-    """Betting state of a new street. A player whose chips nobody else can match (its
-    effective stack is 0) counts as having acted: it is not asked unless someone raises."""
+    """Betting state of the preflop street, after the blinds. A player whose chips nobody else
+    can match (its effective stack is 0) counts as having acted: it is not asked unless
+    someone raises. Later streets are set up in ``_advance`` without these loops (there, two
+    or more players can act, so only the all-in players count as having acted)."""
     t[RAISE_SIZE] = 0
     t[SHORT_SUM] = 0
     t[ACTED] = 0
@@ -434,7 +436,9 @@ def _award(t, players, amount):
 def raise_bounds(s, i, r):
     """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise.
 
-    Every condition is computed, without a branch each (see ``apply_action``)."""
+    The conditions are computed without a branch each (see ``apply_action``); the one branch
+    skips the pass over the seats' chips when a seat that matched the bet can add more (almost
+    always, so it is predicted)."""
     t = s.table[i]
     p = t[PLAYER]
     stack = t[np.uint64(STACK + p)]
