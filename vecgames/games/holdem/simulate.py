@@ -14,12 +14,15 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
+from ...core.bits import lowest_bit
 from ...core.jit import jit
+from ...core.lanes import WIDTH, lane, lane_index, select, splat, srl
 from ...core.rng import check_seed, seed_stream
 from ...core.simulation import SimJob, numba_threads
 from ...core.validation import check_bool, check_int
 from ...poker.seven_card import category_of
 from ...policies import holdem as policies  # a module: importable mid-cycle
+from . import lockstep
 from .rules import (
     BUTTON,
     END_STREET,
@@ -33,6 +36,7 @@ from .rules import (
     STREET_NAMES,
     STRENGTH,
     VPIP,
+    _finish,
     apply_action,
     deal_hand,
     make_rules,
@@ -53,6 +57,22 @@ def _play_hand(s, slot, r, seat_policy, seed, game):
         apply_action(s, slot, kind, amount, r)
 
 
+@jit(inline=True)
+def _record_row(t, n, g, chips, button, end_street, showdown, pot, vpip, pfr, category):
+    """Row g of the per-hand columns, from a finished hand's fields ``t``."""
+    total = 0
+    for p in range(n):
+        chips[g, p] = t[PAYOUT + p] - t[PAID + p]
+        total += t[PAID + p]
+        category[g, p] = category_of(t[STRENGTH + p]) if t[STRENGTH + p] > 0 else -1
+    button[g] = t[BUTTON]
+    end_street[g] = t[END_STREET]
+    showdown[g] = t[SHOWDOWN]
+    pot[g] = total
+    vpip[g] = t[VPIP]
+    pfr[g] = t[PFR]
+
+
 @jit
 def _play_hands(s, slot, r, seat_policy, seed, first, lo, hi, chips, button, end_street,
                 showdown, pot, vpip, pfr, category):
@@ -60,17 +80,7 @@ def _play_hands(s, slot, r, seat_policy, seed, first, lo, hi, chips, button, end
     n = r.num_players
     for g in range(lo, hi):
         _play_hand(s, slot, r, seat_policy, seed, first + g)
-        total = 0
-        for p in range(n):
-            chips[g, p] = t[PAYOUT + p] - t[PAID + p]
-            total += t[PAID + p]
-            category[g, p] = category_of(t[STRENGTH + p]) if t[STRENGTH + p] > 0 else -1
-        button[g] = t[BUTTON]
-        end_street[g] = t[END_STREET]
-        showdown[g] = t[SHOWDOWN]
-        pot[g] = total
-        vpip[g] = t[VPIP]
-        pfr[g] = t[PFR]
+        _record_row(t, n, g, chips, button, end_street, showdown, pot, vpip, pfr, category)
 
 
 @jit(parallel=True)
@@ -89,25 +99,31 @@ def _simulate_kernel(s, r, seat_policy, seed, first, chips, button, end_street, 
 S_CHIPS, S_CHIPS_SQ, S_WINS, S_VPIP, S_PFR = range(5)
 
 
+@jit(inline=True)
+def _tally(t, n, totals):
+    """Add a finished hand's fields ``t`` to a run's summary totals."""
+    ends = 5 * n
+    pot = 0
+    for p in range(n):
+        c = t[PAYOUT + p] - t[PAID + p]
+        totals[S_CHIPS * n + p] += c
+        totals[S_CHIPS_SQ * n + p] += np.float64(c) * c
+        totals[S_WINS * n + p] += c > 0
+        totals[S_VPIP * n + p] += (t[VPIP] >> p) & 1
+        totals[S_PFR * n + p] += (t[PFR] >> p) & 1
+        pot += t[PAID + p]
+    totals[ends + t[END_STREET]] += 1
+    totals[ends + 4] += t[SHOWDOWN]
+    totals[ends + 5] += pot
+
+
 @jit
 def _summarize_hands(s, slot, r, seat_policy, seed, first, lo, hi, totals):
     t = s.table[slot]
     n = r.num_players
-    ends = 5 * n
     for g in range(lo, hi):
         _play_hand(s, slot, r, seat_policy, seed, first + g)
-        pot = 0
-        for p in range(n):
-            c = t[PAYOUT + p] - t[PAID + p]
-            totals[S_CHIPS * n + p] += c
-            totals[S_CHIPS_SQ * n + p] += np.float64(c) * c
-            totals[S_WINS * n + p] += c > 0
-            totals[S_VPIP * n + p] += (t[VPIP] >> p) & 1
-            totals[S_PFR * n + p] += (t[PFR] >> p) & 1
-            pot += t[PAID + p]
-        totals[ends + t[END_STREET]] += 1
-        totals[ends + 4] += t[SHOWDOWN]
-        totals[ends + 5] += pot
+        _tally(t, n, totals)
 
 
 @jit(parallel=True)
@@ -115,6 +131,59 @@ def _summary_kernel(s, r, seat_policy, seed, first, num, totals):
     for slot in prange(SLOTS):
         _summarize_hands(s, slot, r, seat_policy, seed, first, num * slot // SLOTS,
                          num * (slot + 1) // SLOTS, totals[slot])
+
+
+@jit
+def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, chips, button,
+                    end_street, showdown, pot, vpip, pfr, category):
+    """Hands lo .. hi-1 of an all-random table, eight at a time (``lockstep``): each lane
+    whose hand ended is finished, recorded and dealt the next hand of the range."""
+    s = lockstep.lane_state(lanes, decks, rng)
+    n = r.num_players
+    games = splat(0)  # each lane's hand number
+    active = 0
+    pending = (1 << WIDTH) - 1  # lanes that need a new hand
+    fresh = pending  # lanes that never had one (nothing to finish)
+    next_game = lo
+    while True:
+        while pending:
+            k = lowest_bit(pending)
+            pending &= pending - 1
+            t = s.table[k]
+            if not (fresh >> k) & 1:
+                _finish(s, k, r)
+            while True:
+                if not (fresh >> k) & 1:
+                    g = lane(games, k)
+                    if summary:
+                        _tally(t, n, totals)
+                    else:
+                        _record_row(t, n, g, chips, button, end_street, showdown, pot, vpip,
+                                    pfr, category)
+                fresh &= ~(1 << k)
+                if next_game == hi:
+                    active &= ~(1 << k)
+                    t[PLAYER] = 0  # a seat: the idle lane's vector work stays in bounds
+                    break
+                games = select(lane_index() == k, next_game, games)
+                seed_stream(s.rng, k, seed, first + next_game)
+                deal_hand(s, k, r, first + next_game)
+                next_game += 1
+                active |= 1 << k
+                if t[STREET] != HAND_OVER:
+                    break  # else the hand ended in its blinds: record it, deal the next
+        if active == 0:
+            return
+        pending = lockstep.step(lanes, s.rng, r, -(srl(splat(active), lane_index()) & 1))
+
+
+@jit(parallel=True)
+def _lockstep_kernel(lanes, decks, rng, r, seed, first, num, summary, totals, chips, button,
+                     end_street, showdown, pot, vpip, pfr, category):
+    for slot in prange(SLOTS):
+        _lockstep_hands(lanes[slot], decks[slot], rng[slot], r, seed, first,
+                        num * slot // SLOTS, num * (slot + 1) // SLOTS, summary, totals[slot],
+                        chips, button, end_street, showdown, pot, vpip, pfr, category)
 
 
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
@@ -151,23 +220,30 @@ def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
 
 
 def run(job: SimJob) -> dict[str, np.ndarray]:
-    """Play the job's hands: per-hand columns (none with ``summary``) and ``totals``."""
+    """Play the job's hands: per-hand columns (none with ``summary``) and ``totals``. An
+    all-random table plays in lockstep (``lockstep``: the same hands, faster) unless the job's
+    ``lockstep`` parameter is False."""
     rules, seat_policy = job.params["rules"], job.params["seat_policy"]
-    state = new_state(SLOTS, job.params["stacks"])
     seed, n, num = np.uint64(job.seed), rules.num_players, job.num_games
     totals = np.zeros((SLOTS, 5 * n + 6))
-    if job.summary:
-        _summary_kernel(state, rules, seat_policy, seed, job.first_game, num, totals)
-        num = 0
-    out = {"chips": np.zeros((num, n), np.int32), "button": np.zeros(num, np.int8),
-           "end_street": np.zeros(num, np.int8), "showdown": np.zeros(num, np.bool_),
-           "pot": np.zeros(num, np.int32), "vpip": np.zeros(num, np.int16),
-           "pfr": np.zeros(num, np.int16), "category": np.zeros((num, n), np.int8),
-           "totals": totals.sum(axis=0)}
-    if not job.summary:
-        _simulate_kernel(state, rules, seat_policy, seed, job.first_game, out["chips"],
-                         out["button"], out["end_street"], out["showdown"], out["pot"],
-                         out["vpip"], out["pfr"], out["category"])
+    rows = 0 if job.summary else num
+    out = {"chips": np.zeros((rows, n), np.int32), "button": np.zeros(rows, np.int8),
+           "end_street": np.zeros(rows, np.int8), "showdown": np.zeros(rows, np.bool_),
+           "pot": np.zeros(rows, np.int32), "vpip": np.zeros(rows, np.int16),
+           "pfr": np.zeros(rows, np.int16), "category": np.zeros((rows, n), np.int8)}
+    columns = (out["chips"], out["button"], out["end_street"], out["showdown"], out["pot"],
+               out["vpip"], out["pfr"], out["category"])
+    if job.params.get("lockstep", True) and bool(np.all(seat_policy == policies.RANDOM)):
+        lanes, decks, rng = lockstep.new_lanes(SLOTS, job.params["stacks"])
+        _lockstep_kernel(lanes, decks, rng, rules, seed, job.first_game, num, job.summary,
+                         totals, *columns)
+    else:
+        state = new_state(SLOTS, job.params["stacks"])
+        if job.summary:
+            _summary_kernel(state, rules, seat_policy, seed, job.first_game, num, totals)
+        else:
+            _simulate_kernel(state, rules, seat_policy, seed, job.first_game, *columns)
+    out["totals"] = totals.sum(axis=0)
     return out
 
 
