@@ -15,7 +15,8 @@ AVX-512, and is lowered to narrower vectors or scalars elsewhere.
   lane k is non-zero), ``lane(v, k)``.
 - Memory: ``vload(a, start)`` / ``vstore(a, start, v)`` for eight consecutive elements of a
   C-contiguous int64 or uint64 array (flat index ``start``); ``vgather(a, index)`` and
-  ``vscatter(a, index, v, mask)`` for one element per lane at flat indices. Indices are
+  ``vscatter(a, index, v, mask)`` for one element per lane at flat indices;
+  ``vstore_masked(a, start, v, mask)``. Indices are
   checked only under ``NUMBA_BOUNDSCHECK=1`` (the rule tests in CI), like Numba's own.
 """
 
@@ -168,7 +169,7 @@ def _unary_intrinsic(name: str, build: Any) -> Any:
 
 def _lane_intrinsic(builder: ir.IRBuilder, name: str, *args: ir.Value) -> ir.Value:
     fnty = ir.FunctionType(_VEC, [_VEC] + [a.type for a in args[1:]])
-    fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.{name}.v8i64")
+    fn = cgutils.get_or_insert_function(builder.module, fnty, f"llvm.{name}.v{WIDTH}i64")
     return builder.call(fn, list(args))
 
 
@@ -312,7 +313,7 @@ def vgather(typingctx, a, index):
         _bounds(context, builder, args[1], size)
         fnty = ir.FunctionType(_VEC, [_PTRS, _I32, _MASK, _VEC])
         fn = cgutils.get_or_insert_function(builder.module, fnty,
-                                            "llvm.masked.gather.v8i64.v8p0")
+                                            f"llvm.masked.gather.v{WIDTH}i64.v{WIDTH}p0")
         every = ir.Constant(_MASK, [1] * WIDTH)
         return builder.call(fn, [_pointers(builder, data, args[1]), _I32(8), every,
                                  ir.Constant(_VEC, ir.Undefined)])
@@ -333,11 +334,34 @@ def vscatter(typingctx, a, index, v, mask):
         on = builder.icmp_unsigned("!=", args[3], ir.Constant(_VEC, None))
         fnty = ir.FunctionType(ir.VoidType(), [_VEC, _PTRS, _I32, _MASK])
         fn = cgutils.get_or_insert_function(builder.module, fnty,
-                                            "llvm.masked.scatter.v8i64.v8p0")
+                                            f"llvm.masked.scatter.v{WIDTH}i64.v{WIDTH}p0")
         builder.call(fn, [args[2], _pointers(builder, data, args[1]), _I32(8), on])
         return context.get_dummy_value()
 
     return types.void(a, index, v, mask), codegen
+
+
+@intrinsic
+def vstore_masked(typingctx, a, start, v, mask):
+    """``a.flat[start + k] = v[k]`` in the lanes k where ``mask`` is non-zero; the others are
+    not written (a store only: no load to wait for the last writes to the row)."""
+    _check_memory(a)
+    if not (isinstance(start, types.Integer) and _is_vec(v) and _is_vec(mask)):
+        raise TypingError("vstore_masked takes (array, int, Int64x8, Int64x8)")
+
+    def codegen(context, builder, signature, args):
+        data, size = _data_and_size(context, builder, signature.args[0], args[0])
+        first = context.cast(builder, args[1], signature.args[1], types.int64)
+        _bounds(context, builder, _lane_indices(builder, first), size)
+        ptr = builder.bitcast(builder.gep(data, [first]), _VEC.as_pointer())
+        on = builder.icmp_unsigned("!=", args[3], ir.Constant(_VEC, None))
+        fnty = ir.FunctionType(ir.VoidType(), [_VEC, _VEC.as_pointer(), _I32, _MASK])
+        fn = cgutils.get_or_insert_function(builder.module, fnty,
+                                            f"llvm.masked.store.v{WIDTH}i64.p0")
+        builder.call(fn, [args[2], ptr, _I32(8), on])
+        return context.get_dummy_value()
+
+    return types.void(a, start, v, mask), codegen
 
 
 def _bounds(context: Any, builder: ir.IRBuilder, index: ir.Value, size: ir.Value) -> None:
@@ -350,3 +374,117 @@ def _bounds(context: Any, builder: ir.IRBuilder, index: ir.Value, size: ir.Value
     with builder.if_then(any_bad, likely=False):
         context.call_conv.return_user_exc(builder, IndexError,
                                           ("lane index out of bounds",))
+
+
+class LaneTableType(types.Type):
+    """A C-contiguous int64 ``[fields, 8]`` array seen as eight rows of fields, one per lane
+    (``lane_table``)."""
+
+    def __init__(self, array_type: types.Array) -> None:
+        self.array_type = array_type
+        super().__init__(name=f"LaneTable({array_type})")
+
+
+class LaneRowType(types.Type):
+    """One lane's fields: element f of row k is ``array[f, k]``."""
+
+    def __init__(self) -> None:
+        super().__init__(name="LaneRow")
+
+
+lane_row = LaneRowType()
+
+
+@register_model(LaneTableType)
+class _LaneTableModel(models.StructModel):
+    def __init__(self, dmm: Any, fe_type: Any) -> None:
+        super().__init__(dmm, fe_type, [("array", fe_type.array_type)])
+
+
+@register_model(LaneRowType)
+class _LaneRowModel(models.StructModel):
+    def __init__(self, dmm: Any, fe_type: Any) -> None:
+        super().__init__(dmm, fe_type, [("data", types.CPointer(types.int64)),
+                                        ("size", types.int64)])
+
+
+@intrinsic
+def lane_table(typingctx, a):
+    """``a`` (C-contiguous int64 ``[fields, 8]``) as rows: ``lane_table(a)[k][f]`` is
+    ``a[f, k]``, addressed with the row stride known when compiling, so a scalar kernel that
+    takes rows (``State.table[i]``) runs on a lane's fields as fast as on a contiguous row
+    (with ``a.T``, Numba's strided view, every access multiplies by the runtime stride)."""
+    if not (isinstance(a, types.Array) and a.ndim == 2 and a.layout == "C"
+            and a.dtype == types.int64):
+        raise TypingError(f"lane_table takes a C-contiguous 2-D int64 array, got {a}")
+    table_type = LaneTableType(a)
+
+    def codegen(context, builder, signature, args):
+        table = cgutils.create_struct_proxy(table_type)(context, builder)
+        table.array = args[0]
+        if context.enable_nrt:  # the table holds a reference of its own
+            context.nrt.incref(builder, signature.args[0], args[0])
+        return table._getvalue()
+
+    return table_type(a), codegen
+
+
+@intrinsic
+def _table_row(typingctx, table, k):
+    def codegen(context, builder, signature, args):
+        table_type = signature.args[0]
+        proxy = cgutils.create_struct_proxy(table_type)(context, builder, value=args[0])
+        ary = context.make_array(table_type.array_type)(context, builder, proxy.array)
+        index = context.cast(builder, args[1], signature.args[1], types.int64)
+        if getattr(numba.config, "BOUNDSCHECK"):  # noqa: B009  (not in numba's stubs)
+            cgutils.do_boundscheck(context, builder, index, _I64(WIDTH), 0)
+        row = cgutils.create_struct_proxy(lane_row)(context, builder)
+        row.data = builder.gep(builder.bitcast(ary.data, _I64.as_pointer()), [index])
+        row.size = builder.extract_value(ary.shape, 0)
+        return row._getvalue()
+
+    return lane_row(table, k), codegen
+
+
+def _row_pointer(context: Any, builder: ir.IRBuilder, row: ir.Value, field: ir.Value,
+                 field_type: Any) -> ir.Value:
+    proxy = cgutils.create_struct_proxy(lane_row)(context, builder, value=row)
+    index = context.cast(builder, field, field_type, types.int64)
+    if getattr(numba.config, "BOUNDSCHECK"):  # noqa: B009  (not in numba's stubs)
+        cgutils.do_boundscheck(context, builder, index, proxy.size, 0)
+    return builder.gep(proxy.data, [builder.mul(index, _I64(WIDTH))])
+
+
+@intrinsic
+def _row_get(typingctx, row, f):
+    def codegen(context, builder, signature, args):
+        return builder.load(_row_pointer(context, builder, args[0], args[1], signature.args[1]))
+
+    return types.int64(row, f), codegen
+
+
+@intrinsic
+def _row_set(typingctx, row, f, value):
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[2], signature.args[2], types.int64)
+        builder.store(v, _row_pointer(context, builder, args[0], args[1], signature.args[1]))
+        return context.get_dummy_value()
+
+    return types.void(row, f, value), codegen
+
+
+@overload(operator.getitem)
+def _overload_getitem(obj, index):
+    if isinstance(obj, LaneTableType) and isinstance(index, types.Integer):
+        return lambda obj, index: _table_row(obj, index)
+    if isinstance(obj, LaneRowType) and isinstance(index, types.Integer):
+        return lambda obj, index: _row_get(obj, index)
+    return None
+
+
+@overload(operator.setitem)
+def _overload_setitem(obj, index, value):
+    if (isinstance(obj, LaneRowType) and isinstance(index, types.Integer)
+            and isinstance(value, (types.Integer, types.Boolean))):
+        return lambda obj, index, value: _row_set(obj, index, value)
+    return None

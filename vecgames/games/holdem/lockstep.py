@@ -2,17 +2,22 @@
 
 A hand's actions form a long chain of dependent loads, compares and bit operations, with a
 branch at every street's end that the CPU cannot predict on random play. Here eight hands
-share one stream of vector instructions (``vecgames.core.lanes``): ``_step`` plays one action
+share one stream of vector instructions (``vecgames.core.lanes``): ``step`` plays one action
 of the random player in each of eight hands at once, as ``policies.random_action``,
 ``rules.apply_action`` and ``rules._advance`` would, without a branch on any hand's state.
 The rest of a hand (the deal and blinds, the showdown and pot award) runs in the scalar rules,
 once per hand, on the same memory.
 
-Memory: ``lanes[field, lane]`` (int64, ``rules.NUM_FIELDS`` x 8), so one field of the eight
-hands is one vector load. ``lanes.T`` is a ``State.table`` whose row k is hand k's fields, which
-is what the scalar rules take. A step ends a lane's hand by setting its ``PLAYER`` to -1; the
-caller then runs ``rules._finish`` on it, as ``_advance`` would have. Same hands as the scalar
-engine, action for action (tested).
+- Memory: ``lanes[field, lane]`` (int64, ``rules.NUM_FIELDS`` x 8), so one field of the
+  eight hands is one vector load. ``lane_table(lanes)`` is a ``State.table`` whose row k is
+  hand k's fields, which is what the scalar rules take.
+- A step ends a lane's hand by setting its ``PLAYER`` to -1; the caller then runs
+  ``rules._finish`` on it, as ``_advance`` would have.
+- Fields the simulator never reads are not kept: ``RAISES`` (the betting history of the
+  env's observations) stays as the deal left it, and ``PAID`` is not updated, since during a
+  hand it equals ``START - STACK``; the caller sets it so before ``_finish``.
+
+Same hands as the scalar engine, action for action (tested).
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from ...core.lanes import (
     WIDTH,
     lane_bits,
     lane_index,
+    lane_table,
     popcount,
     select,
     splat,
@@ -35,6 +41,7 @@ from ...core.lanes import (
     vmin,
     vscatter,
     vstore,
+    vstore_masked,
 )
 from ...core.rng import GOLDEN
 from .rules import (
@@ -48,12 +55,10 @@ from .rules import (
     MATCHED,
     MAX_PLAYERS,
     NUM_FIELDS,
-    PAID,
     PFR,
     PLAYER,
     PREFLOP,
     RAISE_SIZE,
-    RAISES,
     RIVER,
     SHORT_SUM,
     STACK,
@@ -80,7 +85,7 @@ def new_lanes(num_runs: int, stacks: list[int]) -> tuple[np.ndarray, np.ndarray,
 @jit(inline=True)
 def lane_state(lanes, decks, rng):
     """The scalar rules' view of one run's lanes: ``table[k]`` is lane k's fields."""
-    return State(lanes.T, decks, rng)
+    return State(lane_table(lanes), decks, rng)
 
 
 @jit(inline=True)
@@ -118,7 +123,6 @@ def step(lanes, rng, r, active):
     p = _get(lanes, PLAYER)
     at_stack = (STACK + p) * WIDTH + lane
     at_bet = (BET + p) * WIDTH + lane
-    at_paid = (PAID + p) * WIDTH + lane
     stack = vgather(lanes, at_stack)
     bet = vgather(lanes, at_bet)
     cur = _get(lanes, CUR_BET)
@@ -171,10 +175,7 @@ def step(lanes, rng, r, active):
     stack -= paid
     vscatter(lanes, at_stack, stack, active)
     vscatter(lanes, at_bet, bet + paid, active)
-    vscatter(lanes, at_paid, vgather(lanes, at_paid) + paid, active)
     all_in |= (stack == 0) & bit_p
-    at_raises = (RAISES + street * MAX_PLAYERS + p) * WIDTH + lane
-    vscatter(lanes, at_raises, vgather(lanes, at_raises) + 1, is_raise & active)
     folded |= is_fold & bit_p
     preflop = street == PREFLOP
     _put(lanes, VPIP, _get(lanes, VPIP) | (((is_call & (owed > 0)) | is_raise) & preflop & bit_p))
@@ -197,9 +198,8 @@ def step(lanes, rng, r, active):
     street_over = (to_act == 0) & ~one_left
     last = street_over & ((street == RIVER) | (popcount(in_hand & ~all_in) <= 1))
     new_street = street_over & ~last
-    if lane_bits(street_over & active):
-        for q in range(MAX_PLAYERS):
-            _put(lanes, BET + q, _get(lanes, BET + q) & ~street_over)
+    for q in range(MAX_PLAYERS):  # masked stores: no load waits for the row's last writes
+        vstore_masked(lanes, (BET + q) * WIDTH, splat(0), street_over & active)
     street -= new_street  # a mask is -1
     cur &= ~new_street
     matched |= new_street

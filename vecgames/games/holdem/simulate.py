@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.bits import lowest_bit
+from ...core.bits import lowest_bit, opaque
 from ...core.jit import jit
 from ...core.lanes import WIDTH, lane, lane_index, select, splat, srl
 from ...core.rng import check_seed, seed_stream
@@ -32,6 +32,8 @@ from .rules import (
     PFR,
     PLAYER,
     SHOWDOWN,
+    STACK,
+    START,
     STREET,
     STREET_NAMES,
     STRENGTH,
@@ -105,7 +107,7 @@ def _tally(t, n, totals):
     ends = 5 * n
     pot = 0
     for p in range(n):
-        c = t[PAYOUT + p] - t[PAID + p]
+        c = opaque(t[PAYOUT + p] - t[PAID + p])
         totals[S_CHIPS * n + p] += c
         totals[S_CHIPS_SQ * n + p] += np.float64(c) * c
         totals[S_WINS * n + p] += c > 0
@@ -151,6 +153,8 @@ def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, 
             pending &= pending - 1
             t = s.table[k]
             if not (fresh >> k) & 1:
+                for q in range(n):  # the step keeps no PAID: chips put in so far
+                    t[PAID + q] = t[START + q] - t[STACK + q]
                 _finish(s, k, r)
             while True:
                 if not (fresh >> k) & 1:
