@@ -35,6 +35,7 @@ from .rules import (
     Rules,
     State,
     check_action,
+    clear_history,
     field,
     make_rules,
     new_state,
@@ -67,6 +68,7 @@ def _reset_kernel(s, r, fractions, obs, mask, current):
 @jit(parallel=True)
 def _start_kernel(s, r, buttons, fractions, obs, mask, current):
     for i in prange(s.rng.shape[0]):
+        clear_history(s, i)
         start_hand(s, i, r, buttons[i])
         _publish(s, i, r, fractions, obs, mask, current)
 

@@ -14,8 +14,8 @@ once per hand, on the same memory.
 - A step ends a lane's hand by setting its ``PLAYER`` to -1; the caller then runs
   ``rules._finish`` on it, as ``_advance`` would have.
 - Fields the simulator never reads are not kept: ``RAISES`` (the betting history of the
-  env's observations) stays as the deal left it, and ``PAID`` is not updated, since during a
-  hand it equals ``START - STACK``; the caller sets it so before ``_finish``.
+  env's observations), and ``PAID``, which during a hand equals ``START - STACK``: the caller
+  sets it so before ``_finish``.
 
 Same hands as the scalar engine, action for action (tested).
 """
