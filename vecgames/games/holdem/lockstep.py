@@ -14,8 +14,8 @@ once per hand, on the same memory.
 - A step ends a lane's hand by setting its ``PLAYER`` to -1; the caller then runs
   ``rules._finish`` on it, as ``_advance`` would have.
 - Fields the simulator never reads are not kept: ``RAISES`` (the betting history of the
-  env's observations), and ``PAID``, which during a hand equals ``START - STACK``: the caller
-  sets it so before ``_finish``.
+  env's observations), ``ACTIONS`` (the env's count), and ``PAID``, which during a hand
+  equals ``START - STACK``: the caller sets it so before ``_finish``.
 
 Same hands as the scalar engine, action for action (tested).
 """
@@ -46,7 +46,6 @@ from ...core.lanes import (
 from ...core.rng import GOLDEN
 from .rules import (
     ACTED,
-    ACTIONS,
     ALL_IN,
     BET,
     BUTTON,
@@ -164,7 +163,8 @@ def step(lanes, rng, r, active):
     k = (k2 & (extra == 1)) | (k3 & (extra == 2))
     is_fold = (k == 1) & can_fold
     is_raise = (k != 0) & ~is_fold
-    raise_to = lo + srl(srl(bits, 32) * (hi - lo + 1), 32)
+    # (hi - lo + 1 < 2**31: a 32 x 32-bit product, one instruction instead of three)
+    raise_to = lo + srl(srl(bits, 32) * ((hi - lo + 1) & 0xFFFFFFFF), 32)
 
     # rules.apply_action
     is_call = ~is_fold & ~is_raise
@@ -189,7 +189,6 @@ def step(lanes, rng, r, active):
     new_sum &= new_sum < raise_size
     short_sum = select(is_raise, new_sum, short_sum)
     cur = select(is_raise, raise_to, cur)
-    _put(lanes, ACTIONS, _get(lanes, ACTIONS) + 1)
 
     # rules._advance (at most one street change: a new street always has two players to act)
     in_hand = ((1 << r.num_players) - 1) & ~folded
