@@ -43,7 +43,7 @@ from ...core.lanes import (
     vstore,
     vstore_masked,
 )
-from ...core.rng import GOLDEN
+from ...core.rng import GOLDEN, mix64_x8
 from .rules import (
     ACTED,
     ALL_IN,
@@ -65,9 +65,6 @@ from .rules import (
     VPIP,
     State,
 )
-
-_M1 = -0x40A7B892E31B1A47  # splitmix64's multipliers as int64 bit patterns
-_M2 = -0x6B2FB644ECCEEE15
 
 
 def new_lanes(num_runs: int, stacks: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -95,13 +92,6 @@ def _get(lanes, f):
 @jit(inline=True)
 def _put(lanes, f, v):
     vstore(lanes, f * WIDTH, v)
-
-
-@jit(inline=True)
-def _mix64(z):
-    z = (z ^ srl(z, 30)) * _M1
-    z = (z ^ srl(z, 27)) * _M2
-    return z ^ srl(z, 31)
 
 
 @jit(inline=True)
@@ -155,7 +145,7 @@ def step(lanes, rng, r, active):
     can_raise = lo <= hi
     x = _get(rng, 0) + GOLDEN
     _put(rng, 0, x)
-    bits = _mix64(x)
+    bits = mix64_x8(x)
     low = bits & 0xFFFFFFFF
     k2 = srl(low, 31)
     k3 = srl(low * 3, 32)
