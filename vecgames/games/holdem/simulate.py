@@ -102,42 +102,46 @@ S_CHIPS, S_CHIPS_SQ, S_WINS, S_VPIP, S_PFR = range(5)
 
 
 @jit(inline=True)
-def _tally(t, n, totals):
-    """Add a finished hand's fields ``t`` to a run's summary totals."""
+def _tally(t, n, totals, masks):
+    """Add a finished hand's fields ``t`` to a run's summary totals. The seats that won,
+    called or raised are counted as one entry each in a histogram of seat sets (``masks``,
+    per seat in ``run``): three increments instead of 3n."""
     ends = 5 * n
     pot = 0
+    won = 0
     for p in range(n):
-        c = opaque(t[PAYOUT + p] - t[PAID + p])
+        c = opaque(t[PAYOUT + p] - t[PAID + p])  # (LLVM vectorised the loop with gathers)
         totals[S_CHIPS * n + p] += c
         totals[S_CHIPS_SQ * n + p] += np.float64(c) * c
-        totals[S_WINS * n + p] += c > 0
-        totals[S_VPIP * n + p] += (t[VPIP] >> p) & 1
-        totals[S_PFR * n + p] += (t[PFR] >> p) & 1
+        won |= np.int64(c > 0) << p
         pot += t[PAID + p]
+    masks[0, won] += 1
+    masks[1, t[VPIP]] += 1
+    masks[2, t[PFR]] += 1
     totals[ends + t[END_STREET]] += 1
     totals[ends + 4] += t[SHOWDOWN]
     totals[ends + 5] += pot
 
 
 @jit
-def _summarize_hands(s, slot, r, seat_policy, seed, first, lo, hi, totals):
+def _summarize_hands(s, slot, r, seat_policy, seed, first, lo, hi, totals, masks):
     t = s.table[slot]
     n = r.num_players
     for g in range(lo, hi):
         _play_hand(s, slot, r, seat_policy, seed, first + g)
-        _tally(t, n, totals)
+        _tally(t, n, totals, masks)
 
 
 @jit(parallel=True)
-def _summary_kernel(s, r, seat_policy, seed, first, num, totals):
+def _summary_kernel(s, r, seat_policy, seed, first, num, totals, masks):
     for slot in prange(SLOTS):
         _summarize_hands(s, slot, r, seat_policy, seed, first, num * slot // SLOTS,
-                         num * (slot + 1) // SLOTS, totals[slot])
+                         num * (slot + 1) // SLOTS, totals[slot], masks[slot])
 
 
 @jit
-def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, chips, button,
-                    end_street, showdown, pot, vpip, pfr, category):
+def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, masks, chips,
+                    button, end_street, showdown, pot, vpip, pfr, category):
     """Hands lo .. hi-1 of an all-random table, eight at a time (``lockstep``): each lane
     whose hand ended is finished, recorded and dealt the next hand of the range."""
     s = lockstep.lane_state(lanes, decks, rng)
@@ -160,7 +164,7 @@ def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, 
                 if not (fresh >> k) & 1:
                     g = lane(games, k)
                     if summary:
-                        _tally(t, n, totals)
+                        _tally(t, n, totals, masks)
                     else:
                         _record_row(t, n, g, chips, button, end_street, showdown, pot, vpip,
                                     pfr, category)
@@ -182,12 +186,12 @@ def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, 
 
 
 @jit(parallel=True)
-def _lockstep_kernel(lanes, decks, rng, r, seed, first, num, summary, totals, chips, button,
-                     end_street, showdown, pot, vpip, pfr, category):
+def _lockstep_kernel(lanes, decks, rng, r, seed, first, num, summary, totals, masks, chips,
+                     button, end_street, showdown, pot, vpip, pfr, category):
     for slot in prange(SLOTS):
         _lockstep_hands(lanes[slot], decks[slot], rng[slot], r, seed, first,
                         num * slot // SLOTS, num * (slot + 1) // SLOTS, summary, totals[slot],
-                        chips, button, end_street, showdown, pot, vpip, pfr, category)
+                        masks[slot], chips, button, end_street, showdown, pot, vpip, pfr, category)
 
 
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
@@ -230,6 +234,7 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
     rules, seat_policy = job.params["rules"], job.params["seat_policy"]
     seed, n, num = np.uint64(job.seed), rules.num_players, job.num_games
     totals = np.zeros((SLOTS, 5 * n + 6))
+    masks = np.zeros((SLOTS, 3, 1 << n), np.int64)  # hands per set of seats that won/called/raised
     rows = 0 if job.summary else num
     out = {"chips": np.zeros((rows, n), np.int32), "button": np.zeros(rows, np.int8),
            "end_street": np.zeros(rows, np.int8), "showdown": np.zeros(rows, np.bool_),
@@ -240,14 +245,17 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
     if job.params.get("lockstep", True) and bool(np.all(seat_policy == policies.RANDOM)):
         lanes, decks, rng = lockstep.new_lanes(SLOTS, job.params["stacks"])
         _lockstep_kernel(lanes, decks, rng, rules, seed, job.first_game, num, job.summary,
-                         totals, *columns)
+                         totals, masks, *columns)
     else:
         state = new_state(SLOTS, job.params["stacks"])
         if job.summary:
-            _summary_kernel(state, rules, seat_policy, seed, job.first_game, num, totals)
+            _summary_kernel(state, rules, seat_policy, seed, job.first_game, num, totals, masks)
         else:
             _simulate_kernel(state, rules, seat_policy, seed, job.first_game, *columns)
     out["totals"] = totals.sum(axis=0)
+    in_set = (np.arange(1 << n)[:, None] >> np.arange(n)) & 1  # [seat set, seat]
+    for k, block in enumerate((S_WINS, S_VPIP, S_PFR)):
+        out["totals"][block * n:(block + 1) * n] = masks[:, k].sum(axis=0) @ in_set
     return out
 
 
