@@ -139,3 +139,8 @@ def test_out_of_range_lanes_raise_under_boundscheck():
         _rows(np.zeros((5, WIDTH), np.int64), WIDTH, 0, 1)
     with pytest.raises(IndexError):
         _rows(np.zeros((5, WIDTH), np.int64), 0, 5, 1)
+
+
+def test_lane_table_needs_eight_columns():
+    with pytest.raises(ValueError, match="8 columns"):
+        _rows(np.zeros((5, 4), np.int64), 0, 0, 1)

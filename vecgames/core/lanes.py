@@ -7,7 +7,8 @@ code (measured: 5-7 ns per lane for a tenth of a Hold'em action); ``Int64x8`` is
 ``<8 x i64>``, so every operation below is one vector instruction (or a few) on a CPU with
 AVX-512, and is lowered to narrower vectors or scalars elsewhere.
 
-- Operators: ``+ - * & | ^ ~ << >>`` (``>>`` arithmetic, ``srl`` logical), unary ``-``, and
+- Operators: ``+ - * & | ^ ~ << >>`` (``>>`` arithmetic, ``srl`` logical; a shift count must
+  lie in [0, 63] in every lane, unused lanes included, as in LLVM), unary ``-``, and
   the comparisons ``== != < <= > >=``, which give masks: -1 in the lanes where they hold, else
   0. A Python int on either side is broadcast.
 - ``splat(x)``, ``lane_index()`` (0..7), ``vmin``, ``vmax``, ``select(mask, a, b)``,
@@ -410,7 +411,8 @@ class _LaneRowModel(models.StructModel):
 
 @intrinsic
 def lane_table(typingctx, a):
-    """``a`` (C-contiguous int64 ``[fields, 8]``) as rows: ``lane_table(a)[k][f]`` is
+    """``a`` (C-contiguous int64 ``[fields, 8]``; other shapes raise ValueError) as rows:
+    ``lane_table(a)[k][f]`` is
     ``a[f, k]``, addressed with the row stride known when compiling, so a scalar kernel that
     takes rows (``State.table[i]``) runs on a lane's fields as fast as on a contiguous row
     (with ``a.T``, Numba's strided view, every access multiplies by the runtime stride)."""
@@ -420,6 +422,11 @@ def lane_table(typingctx, a):
     table_type = LaneTableType(a)
 
     def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        columns = builder.extract_value(ary.shape, 1)
+        with builder.if_then(builder.icmp_signed("!=", columns, _I64(WIDTH)), likely=False):
+            context.call_conv.return_user_exc(builder, ValueError,
+                                              (f"lane_table needs {WIDTH} columns",))
         table = cgutils.create_struct_proxy(table_type)(context, builder)
         table.array = args[0]
         if context.enable_nrt:  # the table holds a reference of its own

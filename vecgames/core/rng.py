@@ -11,7 +11,6 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import jit
-from .lanes import srl
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -23,8 +22,6 @@ _S32 = np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
 
 MAX_SEED = 2**64 - 1
-_M1_BITS = np.int64(np.uint64(0xBF58476D1CE4E5B9).view(np.int64))  # as int64 lane values
-_M2_BITS = np.int64(np.uint64(0x94D049BB133111EB).view(np.int64))
 
 
 @jit
@@ -51,14 +48,6 @@ def keyed_start(key, index):
 def stream_start(seed, index):
     """Starting state of stream ``index`` (int64 >= 0) under ``seed`` (uint64)."""
     return keyed_start(seed_key(seed), index)
-
-
-@jit(inline=True)
-def mix64_x8(z):
-    """``mix64`` on each of eight lanes (``vecgames.core.lanes``)."""
-    z = (z ^ srl(z, 30)) * _M1_BITS
-    z = (z ^ srl(z, 27)) * _M2_BITS
-    return z ^ srl(z, 31)
 
 
 @jit

@@ -43,7 +43,7 @@ from ...core.lanes import (
     vstore,
     vstore_masked,
 )
-from ...core.rng import GOLDEN, mix64_x8
+from ...core.rng import _M1, _M2, GOLDEN
 from .rules import (
     ACTED,
     ALL_IN,
@@ -61,6 +61,7 @@ from .rules import (
     RIVER,
     SHORT_SUM,
     STACK,
+    START,
     STREET,
     VPIP,
     State,
@@ -70,8 +71,6 @@ from .rules import (
 def new_lanes(num_runs: int, stacks: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per run: the lanes' fields ``[num_runs, NUM_FIELDS, 8]`` (starting stacks set), decks
     ``[num_runs, 8, 52]`` and streams ``[num_runs, 8]``."""
-    from .rules import START
-
     lanes = np.zeros((num_runs, NUM_FIELDS, WIDTH), np.int64)
     lanes[:, START:START + len(stacks), :] = np.asarray(stacks, np.int64)[:, None]
     return (lanes, np.zeros((num_runs, WIDTH, 52), np.int8),
@@ -94,6 +93,18 @@ def _put(lanes, f, v):
     vstore(lanes, f * WIDTH, v)
 
 
+_M1_BITS = int(_M1.view(np.int64))  # splitmix64's multipliers as int64 lane values
+_M2_BITS = int(_M2.view(np.int64))
+
+
+@jit(inline=True)
+def _mix64(z):
+    """``core.rng.mix64`` on each lane."""
+    z = (z ^ srl(z, 30)) * _M1_BITS
+    z = (z ^ srl(z, 27)) * _M2_BITS
+    return z ^ srl(z, 31)
+
+
 @jit(inline=True)
 def _first_after(seats, seat):
     """``rules._first_after`` per lane (seats non-empty where the result is used)."""
@@ -104,12 +115,14 @@ def _first_after(seats, seat):
 @jit
 def step(lanes, rng, r, active):
     """One random action in every lane of ``active`` (a vector mask); returns the lanes whose
-    hand ended (as bits), for the caller to finish with ``rules._finish``.
+    hand ended (as bits), for the caller to finish with ``rules._finish``. The other lanes'
+    scalar fields and streams get junk (their seats' fields are not written).
 
     Each block mirrors the scalar code it is named after; see there for the why of each rule.
     """
     lane = lane_index()
-    p = _get(lanes, PLAYER)
+    # an idle lane's PLAYER may be -1: seat 0 keeps its shifts and indices in range
+    p = select(active, _get(lanes, PLAYER), 0)
     at_stack = (STACK + p) * WIDTH + lane
     at_bet = (BET + p) * WIDTH + lane
     stack = vgather(lanes, at_stack)
@@ -145,7 +158,7 @@ def step(lanes, rng, r, active):
     can_raise = lo <= hi
     x = _get(rng, 0) + GOLDEN
     _put(rng, 0, x)
-    bits = mix64_x8(x)
+    bits = _mix64(x)
     low = bits & 0xFFFFFFFF
     k2 = srl(low, 31)
     k3 = srl(low * 3, 32)

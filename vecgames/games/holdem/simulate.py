@@ -97,7 +97,8 @@ def _simulate_kernel(s, r, seat_policy, seed, first, chips, button, end_street, 
 
 # Per-slot totals of summary mode (float64, summed over slots in order afterwards): per seat
 # chips, chips squared, hands won (chips > 0), VPIP, PFR; then hands ended on each street,
-# showdowns, and the pot.
+# showdowns, and the pot. The kernels leave hands won, VPIP and PFR at 0 and count seat sets
+# in ``masks`` instead; ``run`` fills the three blocks from them.
 S_CHIPS, S_CHIPS_SQ, S_WINS, S_VPIP, S_PFR = range(5)
 
 
@@ -171,7 +172,7 @@ def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, 
                 fresh &= ~(1 << k)
                 if next_game == hi:
                     active &= ~(1 << k)
-                    t[PLAYER] = 0  # a seat: the idle lane's vector work stays in bounds
+                    t[PLAYER] = 0  # (the step treats an idle lane as seat 0 anyway)
                     break
                 games = select(lane_index() == k, next_game, games)
                 seed_stream(s.rng, k, seed, first + next_game)
@@ -229,8 +230,9 @@ def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
 
 def run(job: SimJob) -> dict[str, np.ndarray]:
     """Play the job's hands: per-hand columns (none with ``summary``) and ``totals``. An
-    all-random table plays in lockstep (``lockstep``: the same hands, faster) unless the job's
-    ``lockstep`` parameter is False."""
+    all-random table plays in lockstep (``lockstep``: the same hands, faster). Setting
+    ``job.params["lockstep"] = False`` forces the scalar engine (for the tests that compare
+    the two; ``plan`` never sets it)."""
     rules, seat_policy = job.params["rules"], job.params["seat_policy"]
     seed, n, num = np.uint64(job.seed), rules.num_players, job.num_games
     totals = np.zeros((SLOTS, 5 * n + 6))
