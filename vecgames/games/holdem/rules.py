@@ -182,7 +182,7 @@ def start_hand(s, i, r, button):
     """Start a hand in env i with the cards already in ``deck[i]``: stacks, blinds, first actor.
     ``button`` < 0 draws it from the env's stream. The betting history (``RAISES``, read only
     by the env's observations) is left alone: the env clears it (``clear_history``), the
-    simulators never read it (clearing its 40 fields was 2-4% of a random hand)."""
+    simulators never read it (clearing its 40 fields was 2% of a random hand)."""
     n = r.num_players
     t = s.table[i]
     for p in range(n):

@@ -148,28 +148,25 @@ def _lockstep_hands(lanes, decks, rng, r, seed, first, lo, hi, summary, totals, 
     s = lockstep.lane_state(lanes, decks, rng)
     n = r.num_players
     games = splat(0)  # each lane's hand number
-    active = 0
+    active = 0  # lanes holding a hand (a pending lane outside it has none to finish)
     pending = (1 << WIDTH) - 1  # lanes that need a new hand
-    fresh = pending  # lanes that never had one (nothing to finish)
     next_game = lo
     while True:
         while pending:
             k = lowest_bit(pending)
             pending &= pending - 1
             t = s.table[k]
-            if not (fresh >> k) & 1:
+            if (active >> k) & 1:
                 for q in range(n):  # the step keeps no PAID: chips put in so far
                     t[PAID + q] = t[START + q] - t[STACK + q]
                 _finish(s, k, r)
             while True:
-                if not (fresh >> k) & 1:
-                    g = lane(games, k)
+                if (active >> k) & 1:
                     if summary:
                         _tally(t, n, totals, masks)
                     else:
-                        _record_row(t, n, g, chips, button, end_street, showdown, pot, vpip,
-                                    pfr, category)
-                fresh &= ~(1 << k)
+                        _record_row(t, n, lane(games, k), chips, button, end_street, showdown,
+                                    pot, vpip, pfr, category)
                 if next_game == hi:
                     active &= ~(1 << k)
                     t[PLAYER] = 0  # (the step treats an idle lane as seat 0 anyway)
