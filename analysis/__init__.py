@@ -1,7 +1,7 @@
 """Statistics reports over simulated games (``vecgames.simulate`` DataFrames).
 
 >>> import vecgames
->>> from analysis import write_report
+>>> from vecgames.analysis import write_report
 >>> df = vecgames.simulate("zhajinhua", 100_000, record_actions=True)
 >>> paths = write_report(df, "report.md")
 """

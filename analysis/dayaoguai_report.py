@@ -1,7 +1,7 @@
 """The Da Yaoguai 打妖怪 simulation report: game length, pickups, truncation, beans by seat and
 policy, and how the dealt hand predicts the finishing place.
 
->>> from analysis.dayaoguai_report import compare_policies, write_report
+>>> from vecgames.analysis.dayaoguai_report import compare_policies, write_report
 >>> frames = compare_policies(20_000, ("weakest", ["weakest", "random", "random", "random"]))
 >>> paths = write_report(frames, "dayaoguai.md")
 
@@ -33,8 +33,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
-from analysis.zhajinhua_report import (
+from vecgames.analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
+from vecgames.analysis.zhajinhua_report import (
     QUANTILES,
     _load_pyplot_free_figure,
     _policy_text,

@@ -1,6 +1,6 @@
 """The Hanabi simulation report: scores, how games end and action frequencies per policy.
 
->>> from analysis.hanabi_report import compare_policies, write_report
+>>> from vecgames.analysis.hanabi_report import compare_policies, write_report
 >>> frames = compare_policies(100_000, ("random", "rules"), num_players=2)
 >>> paths = write_report(frames, "hanabi.md")
 
@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from analysis.zhajinhua_report import (
+from vecgames.analysis.zhajinhua_report import (
     _load_pyplot_free_figure,
     _policy_text,
     md_table,

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis.zhajinhua_report import (
+from vecgames.analysis.zhajinhua_report import (
     _load_pyplot_free_figure,
     _plot_hist,
     histogram_table,

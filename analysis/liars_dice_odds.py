@@ -5,7 +5,7 @@ Given one's own dice, the other ``unknown`` dice each count for a bid independen
 probability 1/3 in 飞 (the face or a wild one) and 1/6 in 斋 (the face alone), so a bid of
 ``count`` that one's own dice cover ``m`` times holds with P(Binomial(unknown, p) >= count - m).
 
->>> from analysis.liars_dice_odds import bid_probability
+>>> from vecgames.analysis.liars_dice_odds import bid_probability
 >>> bid_probability(("fei", 4, 5), own_dice=[2, 5, 3, 4, 6], unknown_dice=5, exact=True)
 Fraction(17, 81)
 """

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from analysis import (
+from vecgames.analysis import (
     action_by_round,
     action_by_status,
     action_counts_table,

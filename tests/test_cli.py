@@ -76,15 +76,16 @@ def test_unknown_game_exit_2(capsys):
 
 def test_train_forwards_args(monkeypatch):
     seen: list[list[str]] = []
-    fake = types.ModuleType("training.zhajinhua")
+    fake = types.ModuleType("vecgames.training.zhajinhua")
     fake.main = lambda argv=None: seen.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "training.zhajinhua", fake)
+    monkeypatch.setitem(sys.modules, "vecgames.training.zhajinhua", fake)
     assert main(["train", "zhajinhua", "--minutes", "1", "--out", "run1"]) == 0
     assert seen == [["--minutes", "1", "--out", "run1"]]
 
 
 def test_train_without_extra(monkeypatch, capsys):
-    monkeypatch.setitem(sys.modules, "training.zhajinhua", None)  # import raises ImportError
+    # None in sys.modules: the import raises ImportError
+    monkeypatch.setitem(sys.modules, "vecgames.training.zhajinhua", None)
     assert main(["train", "zhajinhua"]) == 1
     assert TRAIN_HINT in capsys.readouterr().err
 

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from analysis.dayaoguai_report import (
+from vecgames.analysis.dayaoguai_report import (
     as_frames,
     compare_policies,
     distribution,

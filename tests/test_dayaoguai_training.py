@@ -11,10 +11,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
-from training import dayaoguai as dy  # noqa: E402
-from training import zhajinhua as tz  # noqa: E402
 from vecgames.games.dayaoguai.rules import PASS  # noqa: E402
 from vecgames.policies.dayaoguai import POLICIES, policy_action  # noqa: E402
+from vecgames.training import dayaoguai as dy  # noqa: E402
+from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
 

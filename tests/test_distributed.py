@@ -145,7 +145,7 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
     """Two rollout workers' slices, joined, start from the one-machine envs, seats and
     opponents; a short training run through them checkpoints and evaluates."""
     torch = pytest.importorskip("torch")
-    tz = pytest.importorskip("training.zhajinhua")
+    tz = pytest.importorskip("vecgames.training.zhajinhua")
     cfg = tz.Config(players=3, envs=8, steps=6, iterations=2, seed=4, out=str(tmp_path),
                     eval_games=40, eval_envs=8, random_opponents=0.5, progress=False,
                     checkpoint_every=0, workers=2)
@@ -176,7 +176,7 @@ def test_equity_vs_random_sharded(cluster):
 
 def test_dayaoguai_rollout_workers(cluster, tmp_path):
     torch = pytest.importorskip("torch")
-    dy = pytest.importorskip("training.dayaoguai")
+    dy = pytest.importorskip("vecgames.training.dayaoguai")
     cfg = dy.Config(players=4, envs=8, steps=5, iterations=2, seed=2, out=str(tmp_path),
                     eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
                     max_steps=200, mix="self=1,random=1,weakest=1,pickup=1", workers=2)
@@ -198,7 +198,7 @@ def test_dayaoguai_rollout_workers(cluster, tmp_path):
 
 def test_hanabi_rollout_workers(cluster, tmp_path):
     torch = pytest.importorskip("torch")
-    th = pytest.importorskip("training.hanabi")
+    th = pytest.importorskip("vecgames.training.hanabi")
     cfg = th.Config(players=2, envs=8, steps=6, iterations=2, seed=3, out=str(tmp_path),
                     hidden=32, eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
                     minibatches=2, workers=2)

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from analysis.hanabi_report import (
+from vecgames.analysis.hanabi_report import (
     action_table,
     as_frames,
     compare_policies,

@@ -11,8 +11,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
-from training import hanabi as th  # noqa: E402
 from vecgames.games.hanabi.rules import field, hands  # noqa: E402
+from vecgames.training import hanabi as th  # noqa: E402
 
 CPU = torch.device("cpu")
 

@@ -6,8 +6,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training import holdem as th  # noqa: E402
-from training import zhajinhua as tz  # noqa: E402
+from vecgames.training import holdem as th  # noqa: E402
+from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
 

@@ -9,7 +9,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from analysis.liars_dice_odds import bid_probability, check_by_simulation, odds_table
+from vecgames.analysis.liars_dice_odds import bid_probability, check_by_simulation, odds_table
 
 
 def brute_force(bid, own, unknown):

@@ -273,15 +273,16 @@ def test_cli_reads_stdin(monkeypatch, capsys):
 def test_agent_checkpoint_errors(tmp_path, monkeypatch, capsys):
     ckpt = tmp_path / "agent.pt"
     ckpt.write_bytes(b"not really")
-    monkeypatch.setitem(sys.modules, "training.liars_dice", None)  # import raises ImportError
+    # None in sys.modules: the import raises ImportError
+    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", None)
     assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1
     err = capsys.readouterr().err
     assert "torch" in err and "pip install" in err
 
-    fake = types.ModuleType("training.liars_dice")
+    fake = types.ModuleType("vecgames.training.liars_dice")
     fake.load_agent = lambda path, device="cpu": types.SimpleNamespace(
         observation="full", num_players=4, dice=5, act=None)
-    monkeypatch.setitem(sys.modules, "training.liars_dice", fake)
+    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", fake)
     assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 2
     assert "--players 4 --dice 5" in capsys.readouterr().err
 
@@ -306,9 +307,9 @@ def test_agent_checkpoint_plays(tmp_path, monkeypatch):
             # open with the lowest bid, then make the highest bid left (never challenge)
             return np.array([legal[-1] if mask[0, 0] else legal[0]], np.int64)
 
-    fake = types.ModuleType("training.liars_dice")
+    fake = types.ModuleType("vecgames.training.liars_dice")
     fake.load_agent = lambda path, device="cpu": Agent()
-    monkeypatch.setitem(sys.modules, "training.liars_dice", fake)
+    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", fake)
     ckpt = tmp_path / "agent.pt"
     ckpt.write_bytes(b"x")
     out: list[str] = []

@@ -12,8 +12,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
-from training import liars_dice as ld  # noqa: E402
 from vecgames.policies.liars_dice import env_actions  # noqa: E402
+from vecgames.training import liars_dice as ld  # noqa: E402
 
 G = 0.5  # a discount that makes hand-worked returns exact in binary
 

@@ -10,7 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
-from training import zhajinhua as tz  # noqa: E402
+from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
 

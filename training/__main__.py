@@ -1,4 +1,4 @@
-"""``python -m training [args]`` trains Zha Jin Hua (the only trainer so far)."""
+"""``python -m vecgames.training [args]`` trains Zha Jin Hua (the only trainer so far)."""
 
 import sys
 

@@ -2,7 +2,7 @@
 network, REINFORCE update with a value baseline and a KL(pi_old || pi_new) penalty, checkpoints
 and run folder) on ``vecgames.make("dayaoguai")`` through the torch bridge.
 
-Run ``python -m training.dayaoguai --minutes 5`` (or ``vecgames train dayaoguai ...``); the
+Run ``python -m vecgames.training.dayaoguai --minutes 5`` (or ``vecgames train dayaoguai ...``); the
 choices and a measured result are in docs/training.md. What differs from Zha Jin Hua:
 
 - **Returns.** A game runs up to ``max_steps`` (1,000) env steps and rarely ends on its own, so
@@ -517,7 +517,7 @@ def load_policy(path: Any, device: Any = "cpu") -> base.PolicyNet:
 def build_parser() -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m training.dayaoguai", allow_abbrev=False,
+        prog="python -m vecgames.training.dayaoguai", allow_abbrev=False,
         description="Train a Da Yaoguai policy (REINFORCE + value baseline + KL penalty, "
                     "lambda-returns over each seat's decisions) against self-play and the njit "
                     "baselines, and evaluate it against 3 random, 3 weakest and 3 pickup "
@@ -592,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (also behind ``vecgames train dayaoguai``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     cfg = parse_config(args)
-    command = " ".join(["python -m training.dayaoguai", *args])
+    command = " ".join(["python -m vecgames.training.dayaoguai", *args])
     result = train(cfg, command)
     t = result["train"]
     scores = "; ".join(describe(name, r) for name, r in result["evals"].items())

@@ -1,7 +1,7 @@
 """Hanabi: PPO self-play with one shared actor-critic (IPPO with parameter sharing).
 
-Run ``python -m training.hanabi --minutes 10`` (or ``vecgames train hanabi ...``); the choices,
-the reasoning and a measured result are in docs/training.md ("Hanabi"). In short:
+Run ``python -m vecgames.training.hanabi --minutes 10`` (or ``vecgames train hanabi ...``); the
+choices, the reasoning and a measured result are in docs/training.md ("Hanabi"). In short:
 
 - B envs of ``vecgames.make("hanabi", obs="jaxmarl", observers="current")`` step in lock-step
   through the torch bridge; one network plays every seat (the observation is always the
@@ -585,7 +585,7 @@ def _progress(cfg: Config):
 def build_parser() -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m training.hanabi", allow_abbrev=False,
+        prog="python -m vecgames.training.hanabi", allow_abbrev=False,
         description="Train a Hanabi self-play policy (PPO, one network for every seat) on the "
                     "jaxmarl observation and evaluate it against the rule-based baseline.")
     p.add_argument("--players", type=int, default=d.players, help="seats per table (2..5)")
@@ -656,7 +656,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (also behind ``vecgames train hanabi``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     cfg = parse_config(args)
-    command = " ".join(["python -m training.hanabi", *args])
+    command = " ".join(["python -m vecgames.training.hanabi", *args])
     result = train(cfg, command)
     t, r = result["train"], result["evals"]
     g, s = r["greedy"], r["sampled"]

@@ -1,7 +1,7 @@
 """No-limit Hold'em: the trainer of ``training/zhajinhua.py`` (REINFORCE with a value baseline
 and a KL(pi_old || pi_new) penalty on the torch bridge) on ``vecgames.make("holdem")``.
 
-Run ``python -m training.holdem --minutes 5`` (or ``vecgames train holdem ...``). Training
+Run ``python -m vecgames.training.holdem --minutes 5`` (or ``vecgames train holdem ...``). Training
 tables mix self-play (every seat the current policy) and tables where the other seats play
 uniformly at random (``--random-opponents``, default 0.5). The final policy is scored at one
 rotating seat against five uniform-random players and against five of the seed's "call"
@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (also behind ``vecgames train holdem``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     cfg = parse_config(args)
-    command = " ".join(["python -m training.holdem", *args])
+    command = " ".join(["python -m vecgames.training.holdem", *args])
     result = base.train(cfg, command)
     t = result["train"]
     scores = "; ".join(

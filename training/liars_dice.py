@@ -1,8 +1,8 @@
 """Liar's Dice with 斋/飞: the seed project's DQN on the batched env and the torch bridge.
 
-Run ``python -m training.liars_dice --minutes 3`` (or ``vecgames train liars_dice ...``); the
-algorithm, its choices and a measured result are in docs/training.md. In short (the seed's
-"最近更新" list, implemented as described):
+Run ``python -m vecgames.training.liars_dice --minutes 3`` (or
+``vecgames train liars_dice ...``); the algorithm, its choices and a measured result are in
+docs/training.md. In short (the seed's "最近更新" list, implemented as described):
 
 - **Q over the full combined action**: one Q value per env action (challenge + every
   (mode, count, face) bid), from an MLP trunk on the seed's 22-value observation
@@ -788,7 +788,7 @@ _FLAGS: list[tuple[str, str, type, str]] = [
 def build_parser() -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m training.liars_dice", allow_abbrev=False,
+        prog="python -m vecgames.training.liars_dice", allow_abbrev=False,
         description="Train the seed's Liar's Dice DQN (combined-action Q, Double DQN, 3-step "
                     "returns, shaping, heuristic-then-self-play curriculum) and evaluate it "
                     "against random and heuristic opponents.")
@@ -818,7 +818,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (also behind ``vecgames train liars_dice``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     cfg = parse_config(args)
-    command = " ".join(["python -m training.liars_dice", *args])
+    command = " ".join(["python -m vecgames.training.liars_dice", *args])
     result = train(cfg, command)
     t = result["train"]
     print(f"trained {t['iterations']} iterations ({t['updates']} updates) in "

@@ -1,6 +1,6 @@
 """Zha Jin Hua: episodic REINFORCE with a learned baseline and a KL(pi_old || pi_new) penalty.
 
-Run ``python -m training.zhajinhua --minutes 5`` (or ``vecgames train zhajinhua ...``); the
+Run ``python -m vecgames.training.zhajinhua --minutes 5`` (or ``vecgames train zhajinhua ...``); the
 algorithm, its choices and a measured result are in docs/training.md. In short:
 
 - B envs step in lock-step through the torch bridge; every decision's (obs, mask, action,
@@ -551,7 +551,7 @@ def _progress(cfg: Config):
 def build_parser() -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m training.zhajinhua", allow_abbrev=False,
+        prog="python -m vecgames.training.zhajinhua", allow_abbrev=False,
         description="Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) and "
                     "evaluate it against uniform-random-legal opponents.")
     p.add_argument("--players", type=int, default=d.players,
@@ -605,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point (also behind ``vecgames train zhajinhua``)."""
     args = sys.argv[1:] if argv is None else list(argv)
     cfg = parse_config(args)
-    command = " ".join(["python -m training.zhajinhua", *args])
+    command = " ".join(["python -m vecgames.training.zhajinhua", *args])
     result = train(cfg, command)
     t = result["train"]
     print(f"trained {t['iterations']} iterations in {t['seconds']:.0f} s; "

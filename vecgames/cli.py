@@ -29,10 +29,10 @@ PLAY_GAMES: dict[str, str] = {"liars-dice": "vecgames.play.liars_dice",
                               "liars_dice": "vecgames.play.liars_dice"}
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
-REPORTS: dict[str, str] = {"zhajinhua": "analysis.zhajinhua_report",
-                           "holdem": "analysis.holdem_report",
-                           "hanabi": "analysis.hanabi_report",
-                           "dayaoguai": "analysis.dayaoguai_report"}
+REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
+                           "holdem": "vecgames.analysis.holdem_report",
+                           "hanabi": "vecgames.analysis.hanabi_report",
+                           "dayaoguai": "vecgames.analysis.dayaoguai_report"}
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
     "--players": "num_players",
@@ -250,7 +250,7 @@ def _seat_summary(df: Any, summary: bool) -> Any:
     """Per-seat mean chips, std and win share, from a summary or a per-game frame."""
     if summary:
         return df[["seat", "mean_chips", "std_chips", "win_share"]]
-    from analysis.zhajinhua_report import seat_table
+    from vecgames.analysis.zhajinhua_report import seat_table
 
     t = seat_table(df)
     return t.rename(columns={"win_rate": "win_share"})[
@@ -334,7 +334,7 @@ def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
 
 def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
                           elapsed: float) -> None:
-    from analysis.hanabi_report import action_table, end_table, score_table
+    from vecgames.analysis.hanabi_report import action_table, end_table, score_table
 
     s = score_table(df).iloc[0]
     ends, actions = end_table(df).iloc[0], action_table(df).iloc[0]
@@ -356,7 +356,7 @@ def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
 
 def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
                              elapsed: float) -> None:
-    from analysis.dayaoguai_report import game_table, seat_table
+    from vecgames.analysis.dayaoguai_report import game_table, seat_table
 
     g = game_table(df).iloc[0]
     seats = seat_table(df)
@@ -432,7 +432,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
 def _train(args: argparse.Namespace) -> int:
     try:
-        trainer = importlib.import_module(f"training.{args.game}")
+        trainer = importlib.import_module(f"vecgames.training.{args.game}")
     except ImportError as exc:
         print(f"{PROG}: error: training needs the train extra ({exc}); install it with:\n"
               f"    {TRAIN_HINT}", file=sys.stderr)

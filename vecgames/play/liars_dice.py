@@ -6,7 +6,8 @@
 
 One table (a ``LiarsDiceEnv`` with a single env) where one seat is a person who types bids at
 the prompt and every other seat is an agent: the ``heuristic`` or ``random`` baseline of
-``vecgames.policies.liars_dice``, or a checkpoint of ``training.liars_dice`` (``load_agent``).
+``vecgames.policies.liars_dice``, or a checkpoint of ``vecgames.training.liars_dice``
+(``load_agent``).
 A typed move is checked before it reaches the env (``explain_illegal`` names the rule it
 breaks, the env's action mask has the last word), so the env never sees an illegal action.
 
@@ -190,10 +191,11 @@ def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> 
         raise PlayError(f"argument --agent: must be one of {', '.join(POLICIES)} or a "
                         f"checkpoint file, and {agent!r} is neither (no such file)")
     try:
-        from training.liars_dice import load_agent
+        from vecgames.training.liars_dice import load_agent
     except ImportError as exc:
         raise PlayError(f"argument --agent: playing a checkpoint needs torch and the trainer "
-                        f"(training.liars_dice): {exc}; install them with:\n    {TRAIN_HINT}",
+                        f"(vecgames.training.liars_dice): {exc}; install them with:\n"
+                        f"    {TRAIN_HINT}",
                         code=1) from None
     try:
         loaded = load_agent(str(path), device="cpu")
@@ -503,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
     p.add_argument("--agent", default="heuristic", metavar="heuristic|random|PATH.pt",
                    help="the computer's players: a baseline policy or a checkpoint of "
-                        "training.liars_dice (needs torch; default heuristic)")
+                        "vecgames.training.liars_dice (needs torch; default heuristic)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help="heuristic: challenge when the last bid holds with a probability "
                         f"below this (default {DEFAULT_THRESHOLD})")
