@@ -41,13 +41,14 @@ from vecgames.games.dayaoguai.rules import PLAYER
 from vecgames.policies.dayaoguai import POLICIES, policy_action
 from vecgames.torch_bridge import TorchBridge
 
-from . import ray_rollouts
+from . import ray_rollouts, runs
 from . import zhajinhua as base
 from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 
 torch = base.torch
 
 GAME = "dayaoguai"
+PROG = "python -m vecgames.training.dayaoguai"
 LEARNER = -1  # seat_policy entry of a seat played by the network
 KINDS = ("self", *POLICIES)  # training-table line-ups: self-play, or 3 copies of a baseline
 DEFAULT_MIX = "self=1,random=1,weakest=1,pickup=1"
@@ -90,6 +91,8 @@ class Config:
     env_options: dict[str, Any] = field(default_factory=dict)
     workers: int = 0  # Ray rollout workers (0: the envs step in this process)
     ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
+    resume: bool = False  # continue the run in ``out`` from its last checkpoint
+    overwrite: bool = False  # replace the run in ``out`` (neither: refuse a used ``out``)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -267,8 +270,7 @@ class Collector(CarryOver):
         self.env = cfg.make_env(self.num_envs, cfg.seed, env_offset)
         self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
         self.bridge = TorchBridge(self.env, device)
-        self.obs, info = self.bridge.reset()
-        self.mask, self.cur = info["action_mask"], info["current_player"]
+        self.restart(None)
         mine = slice(env_offset, env_offset + self.num_envs)
         all_kinds = table_kinds(cfg.envs, parse_mix(cfg.mix))
         self.kinds = all_kinds[mine]
@@ -278,6 +280,11 @@ class Collector(CarryOver):
         self.scale = cfg.reward_scale / self.env.rules.base
         self.learner_seat = torch.arange(cfg.envs, device=device)[mine] % cfg.players
         self.kind_t = torch.from_numpy(self.kinds).to(device)
+
+    def restart(self, streams: torch.Tensor | None) -> None:
+        """Deal new games (from saved random streams when resuming a run)."""
+        self.obs, info = runs.restart_envs(self.bridge, streams)
+        self.mask, self.cur = info["action_mask"], info["current_player"]
 
     def _empty(self) -> Rollout:
         t, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
@@ -472,14 +479,14 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 # -- driver --------------------------------------------------------------------------------
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns ``{"evals": ..., "train": ...}``."""
-    device, gen, out = base.start_run(cfg)
+    device, gen, out, ckpt = base.start_run(cfg)
     collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
     net = base.PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    history, samples, it = [], 0, 0
-    start = time.perf_counter()
+    it, history, samples, before = base.resume_state(ckpt, net, opt, gen, collector)
+    start = time.perf_counter() - before  # a resumed run's clock goes on from its checkpoint
     deadline = None if cfg.minutes is None else start + 60.0 * cfg.minutes
-    bar = base._progress(cfg)
+    bar = base._progress(cfg, it)
     try:
         while (cfg.iterations is None or it < cfg.iterations) and (
                 deadline is None or time.perf_counter() < deadline):
@@ -494,13 +501,16 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
             bar.set_postfix({k[9:]: f"{v:.0f}" for k, v in curve.items() if not math.isnan(v)}
                             | {"ent": f"{stats.get('entropy', 0):.2f}"})
             if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
-                base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
+                base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
+                                     base.run_state(gen, collector, history, samples,
+                                                    time.perf_counter() - start))
     finally:  # Ray actors hold their CPUs until closed, also after an error
         bar.close()
         if isinstance(collector, RayCollector):
             collector.close()
     seconds = time.perf_counter() - start
-    base.save_checkpoint(out / "final.pt", net, opt, cfg, it)
+    base.save_checkpoint(out / "final.pt", net, opt, cfg, it,
+                         base.run_state(gen, collector, history, samples, seconds))
     (out / "history.json").write_text(json.dumps(history, indent=1))
     plot_curve(history, out / "learning_curve.png")
     records = {name: evaluate(net, cfg, device, opponents=name) for name in cfg.eval_opponents}
@@ -510,14 +520,14 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
 
 
 def load_policy(path: Any, device: Any = "cpu") -> base.PolicyNet:
-    """The PolicyNet stored in a checkpoint written by this trainer."""
+    """The PolicyNet stored in a checkpoint written by this trainer (``weights_only``-safe)."""
     return base.load_policy(path, device)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m vecgames.training.dayaoguai", allow_abbrev=False,
+        prog=prog, allow_abbrev=False,
         description="Train a Da Yaoguai policy (REINFORCE + value baseline + KL penalty, "
                     "lambda-returns over each seat's decisions) against self-play and the njit "
                     "baselines, and evaluate it against 3 random, 3 weakest and 3 pickup "
@@ -556,13 +566,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_worker_arguments(p, d.workers)
+    runs.add_run_arguments(p)
     return p
 
 
-def parse_config(argv: list[str] | None = None) -> Config:
-    a = build_parser().parse_args(argv)
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
+    a = build_parser(prog).parse_args(argv)
     if a.iterations is not None and a.iterations < 1:
         raise SystemExit("--iterations must be >= 1")
     if a.minutes is not None and a.minutes <= 0:
@@ -585,14 +595,17 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   eval_greedy=a.eval_greedy, beta=a.beta, lr=a.lr, epochs=a.epochs,
                   minibatches=a.minibatches, hidden=a.hidden, entropy_coef=a.entropy_coef,
                   checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
+                  resume=a.resume, overwrite=a.overwrite)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (also behind ``vecgames train dayaoguai``)."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    cfg = parse_config(args)
-    command = " ".join(["python -m vecgames.training.dayaoguai", *args])
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Command-line entry point; returns the exit code (``vecgames train dayaoguai`` calls
+    it with ``prog="vecgames train dayaoguai"``)."""
+    try:
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+    except SystemExit as exc:  # --help, usage errors
+        return runs.exit_code(exc)
     result = train(cfg, command)
     t = result["train"]
     scores = "; ".join(describe(name, r) for name, r in result["evals"].items())

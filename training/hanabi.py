@@ -40,15 +40,16 @@ import vecgames
 from vecgames.games.hanabi.rules import field
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
-from . import ray_rollouts
+from . import ray_rollouts, runs
 from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
-from .zhajinhua import mean_ci, start_run
+from .zhajinhua import mean_ci, resume_state, run_state, start_run
 
 torch = import_torch()
 nn = torch.nn
 F = torch.nn.functional
 
 GAME = "hanabi"
+PROG = "python -m vecgames.training.hanabi"
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from a stream training never sees
 MAX_SCORE = 25
 END_NAMES = ("lives", "deck", "perfect")
@@ -85,6 +86,8 @@ class Config:
     progress: bool = True
     workers: int = 0  # Ray rollout workers (0: the envs step in this process)
     ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
+    resume: bool = False  # continue the run in ``out`` from its last checkpoint
+    overwrite: bool = False  # replace the run in ``out`` (neither: refuse a used ``out``)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -219,9 +222,13 @@ class Collector:
                                  env_offset=env_offset, **cfg.env_options())
         self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
         self.bridge = TorchBridge(self.env, device)
-        self.obs, info = self.bridge.reset()
+        self.restart(None)
+
+    def restart(self, streams: torch.Tensor | None) -> None:
+        """Deal new games (from saved random streams when resuming a run)."""
+        self.obs, info = runs.restart_envs(self.bridge, streams)
         self.mask = info["action_mask"]
-        self.games = Games(self.num_envs, self.env.rules.hand_size, device)
+        self.games = Games(self.num_envs, self.env.rules.hand_size, self.device)
 
     @torch.no_grad()
     def collect(self, net: ActorCritic) -> tuple[Rollout, torch.Tensor, torch.Tensor]:
@@ -417,17 +424,20 @@ class HanabiPolicy:
 
 
 def save_checkpoint(path: Path, net: ActorCritic, opt: torch.optim.Optimizer, cfg: Config,
-                    iteration: int, env_steps: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
-                "config": asdict(cfg), "iteration": iteration, "env_steps": env_steps,
-                "obs_dim": net.obs_dim, "num_actions": net.num_actions}, path)
+                    iteration: int, env_steps: int, state: dict[str, Any] | None = None) -> None:
+    """The network, the optimizer, the config and ``state`` (``zhajinhua.run_state``), as
+    tensors and plain data (see ``runs.save_checkpoint``)."""
+    runs.save_checkpoint(path, {
+        "model": net.state_dict(), "optimizer": opt.state_dict(), "config": asdict(cfg),
+        "iteration": iteration, "env_steps": env_steps, "obs_dim": net.obs_dim,
+        "num_actions": net.num_actions, **(state or {})})
 
 
 def load_policy(path: str | os.PathLike, device: Any = "cpu") -> HanabiPolicy:
-    """The :class:`HanabiPolicy` stored in a checkpoint written by this trainer."""
+    """The :class:`HanabiPolicy` stored in a checkpoint written by this trainer (loaded with
+    ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
     dev = resolve_device(device)
-    ckpt = torch.load(path, map_location=dev, weights_only=False)
+    ckpt = runs.load_checkpoint(path, dev)
     net = ActorCritic(ckpt["obs_dim"], ckpt["num_actions"], ckpt["config"]["hidden"])
     net.load_state_dict(ckpt["model"])
     return HanabiPolicy(net.to(dev), ckpt["config"]["players"], dev)
@@ -521,15 +531,14 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
 
 
 def _train(cfg: Config, command: str) -> dict[str, Any]:
-    device, gen, out = start_run(cfg)
+    device, gen, out, ckpt = start_run(cfg)
     collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
     net = ActorCritic(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
-    history: list[dict[str, Any]] = []
-    it = env_steps = 0
-    start = time.perf_counter()
+    it, history, env_steps, before = resume_state(ckpt, net, opt, gen, collector)
+    start = time.perf_counter() - before  # a resumed run's clock goes on from its checkpoint
     budget = None if cfg.minutes is None else 60.0 * cfg.minutes
-    bar = _progress(cfg)
+    bar = _progress(cfg, it)
     try:
         while True:
             elapsed = time.perf_counter() - start
@@ -556,13 +565,15 @@ def _train(cfg: Config, command: str) -> dict[str, Any]:
                             ent=f"{stats['entropy']:.2f}", steps=f"{env_steps / 1e6:.1f}M")
             if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
                 save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
-                                env_steps)
+                                env_steps, run_state(gen, collector, history, env_steps,
+                                                     time.perf_counter() - start))
     finally:  # Ray actors hold their CPUs until closed, also after an error
         bar.close()
         if isinstance(collector, RayCollector):
             collector.close()
     seconds = time.perf_counter() - start
-    save_checkpoint(out / "final.pt", net, opt, cfg, it, env_steps)
+    save_checkpoint(out / "final.pt", net, opt, cfg, it, env_steps,
+                    run_state(gen, collector, history, env_steps, seconds))
     (out / "history.json").write_text(json.dumps(history, indent=1))
     policy = HanabiPolicy(net, cfg.players, device)
     records = {"greedy": evaluate(policy.act, cfg, device, True, "trained"),
@@ -575,17 +586,14 @@ def _train(cfg: Config, command: str) -> dict[str, Any]:
     return {"evals": records, "train": train_info}
 
 
-def _progress(cfg: Config):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=cfg.iterations, desc=f"train {GAME}", unit="it",
-                disable=not cfg.progress, file=sys.stderr)
+def _progress(cfg: Config, initial: int = 0) -> Any:
+    return runs.progress_bar(cfg.iterations, f"train {GAME}", cfg.progress, initial=initial)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m vecgames.training.hanabi", allow_abbrev=False,
+        prog=prog, allow_abbrev=False,
         description="Train a Hanabi self-play policy (PPO, one network for every seat) on the "
                     "jaxmarl observation and evaluate it against the rule-based baseline.")
     p.add_argument("--players", type=int, default=d.players, help="seats per table (2..5)")
@@ -620,13 +628,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--env-threads", type=int, default=d.env_threads,
                    help="Numba threads of the env kernels (0: all cores; default 1 on the "
                         "CPU, all cores with a GPU)")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_worker_arguments(p, d.workers)
+    runs.add_run_arguments(p)
     return p
 
 
-def parse_config(argv: list[str] | None = None) -> Config:
-    a = build_parser().parse_args(argv)
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
+    a = build_parser(prog).parse_args(argv)
     for name in ("envs", "steps", "hidden", "epochs", "minibatches", "eval_games",
                  "eval_envs"):
         if getattr(a, name) < 1:
@@ -649,14 +657,17 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   max_grad_norm=a.max_grad_norm, eval_games=a.eval_games,
                   eval_envs=a.eval_envs, checkpoint_every=a.checkpoint_every,
                   torch_threads=a.torch_threads, env_threads=a.env_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
+                  resume=a.resume, overwrite=a.overwrite)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (also behind ``vecgames train hanabi``)."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    cfg = parse_config(args)
-    command = " ".join(["python -m vecgames.training.hanabi", *args])
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Command-line entry point; returns the exit code (``vecgames train hanabi`` calls it
+    with ``prog="vecgames train hanabi"``)."""
+    try:
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+    except SystemExit as exc:  # --help, usage errors
+        return runs.exit_code(exc)
     result = train(cfg, command)
     t, r = result["train"], result["evals"]
     g, s = r["greedy"], r["sampled"]

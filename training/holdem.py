@@ -10,18 +10,28 @@ players (check/call with probability 1/2, else fold), with 95% confidence interv
 
 from __future__ import annotations
 
+import argparse
 import sys
 from dataclasses import replace
+from typing import Any
 
+from . import runs
 from . import zhajinhua as base
 
+PROG = "python -m vecgames.training.holdem"
 DEFAULT_OUT = "runs/holdem"
 RANDOM_OPPONENTS = 0.5
+DESCRIPTION = ("Train a no-limit Hold'em policy (REINFORCE + baseline + KL penalty) and evaluate "
+               "it against uniform-random-legal and 'call' opponents.")
 
 
-def parse_config(argv: list[str] | None = None) -> base.Config:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    return base.build_parser(prog, DESCRIPTION)
+
+
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> base.Config:
     args = list(argv or [])
-    cfg = base.parse_config(args)
+    cfg = base.parse_config(args, prog, DESCRIPTION)
     given = {a.split("=")[0] for a in args if a.startswith("--")}
     return replace(cfg, game="holdem", eval_opponents=("random", "call"),
                    out=cfg.out if "--out" in given else DEFAULT_OUT,
@@ -29,11 +39,18 @@ def parse_config(argv: list[str] | None = None) -> base.Config:
                                      else RANDOM_OPPONENTS))
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (also behind ``vecgames train holdem``)."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    cfg = parse_config(args)
-    command = " ".join(["python -m vecgames.training.holdem", *args])
+def load_policy(path: Any, device: Any = "cpu") -> base.PolicyNet:
+    """The PolicyNet stored in a checkpoint written by this trainer (``weights_only``-safe)."""
+    return base.load_policy(path, device)
+
+
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Command-line entry point; returns the exit code (``vecgames train holdem`` calls it with
+    ``prog="vecgames train holdem"``)."""
+    try:
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+    except SystemExit as exc:  # --help, usage errors
+        return runs.exit_code(exc)
     result = base.train(cfg, command)
     t = result["train"]
     scores = "; ".join(

@@ -49,6 +49,7 @@ from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
 from vecgames.policies.liars_dice import env_actions
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
+from . import runs
 from .zhajinhua import start_run
 
 torch = import_torch()
@@ -56,6 +57,7 @@ nn = torch.nn
 F = torch.nn.functional
 
 GAME = "liars_dice"
+PROG = "python -m vecgames.training.liars_dice"
 DEFAULT_OUT = "runs/liars_dice"
 EVAL_SEED_OFFSET = 1_000_003  # final evaluation: a stream training never sees
 CURVE_SEED_OFFSET = 2_000_003  # the learning curve's small evaluations: another one
@@ -112,6 +114,8 @@ class Config:
     torch_threads: int = 1
     env_threads: int = 1
     progress: bool = True
+    resume: bool = False  # continue the run in ``out`` from its last checkpoint
+    overwrite: bool = False  # replace the run in ``out`` (neither: refuse a used ``out``)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -427,9 +431,10 @@ class Agent:
 
 
 def load_agent(path: str | os.PathLike, device: Any = "cpu") -> Agent:
-    """The greedy :class:`Agent` stored in a checkpoint written by this trainer."""
+    """The greedy :class:`Agent` stored in a checkpoint written by this trainer (loaded with
+    ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
     dev = resolve_device(device)
-    ckpt = torch.load(path, map_location=dev, weights_only=False)
+    ckpt = runs.load_checkpoint(path, dev)
     cfg = ckpt["config"]
     net = QNet(ckpt["obs_dim"], ckpt["num_actions"], cfg["hidden"], cfg["layers"])
     net.load_state_dict(ckpt["model"])
@@ -495,12 +500,15 @@ def evaluate(agent: Agent, opponent: str = "heuristic", games: int = 20_000,
 
 # -- outputs -------------------------------------------------------------------------------
 def save_checkpoint(path: Path, online: QNet, target: QNet, opt: torch.optim.Optimizer,
-                    cfg: Config, iteration: int, updates: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": online.state_dict(), "target": target.state_dict(),
-                "optimizer": opt.state_dict(), "config": asdict(cfg), "iteration": iteration,
-                "updates": updates, "obs_dim": online.obs_dim,
-                "num_actions": online.num_actions, "env_options": cfg.env_options()}, path)
+                    cfg: Config, iteration: int, updates: int,
+                    state: dict[str, Any] | None = None) -> None:
+    """The networks, the optimizer, the config and ``state`` (what ``--resume`` restores), as
+    tensors and plain data (see ``runs.save_checkpoint``)."""
+    runs.save_checkpoint(path, {
+        "model": online.state_dict(), "target": target.state_dict(),
+        "optimizer": opt.state_dict(), "config": asdict(cfg), "iteration": iteration,
+        "updates": updates, "obs_dim": online.obs_dim, "num_actions": online.num_actions,
+        "env_options": cfg.env_options(), **(state or {})})
 
 
 def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
@@ -559,9 +567,9 @@ def describe(r: dict[str, Any]) -> str:
 class Progress:
     """Fraction of the budget spent: the larger of iterations and minutes, when given."""
 
-    def __init__(self, cfg: Config):
+    def __init__(self, cfg: Config, before: float = 0.0):
         self.cfg = cfg
-        self.start = time.perf_counter()
+        self.start = time.perf_counter() - before  # a resumed run goes on from its checkpoint
 
     def seconds(self) -> float:
         return time.perf_counter() - self.start
@@ -592,11 +600,11 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
 
 
 def _train(cfg: Config, command: str) -> dict[str, Any]:
-    device, gen, out = start_run(cfg)
+    device, gen, out, ckpt = start_run(cfg)
 
     env = vecgames.make(GAME, num_envs=cfg.envs, seed=cfg.seed, **cfg.env_options())
     bridge = TorchBridge(env, device)
-    obs, info = bridge.reset()
+    obs, info = runs.restart_envs(bridge, None if ckpt is None else ckpt["env_streams"])
     b, p, a_n = cfg.envs, cfg.players, env.num_actions
     online = QNet(env.obs_dim, a_n, cfg.hidden, cfg.layers).to(device)
     target = copy.deepcopy(online)
@@ -606,13 +614,31 @@ def _train(cfg: Config, command: str) -> dict[str, Any]:
     buffer = ReplayBuffer(cfg.buffer_size, env.obs_dim, a_n, device)
     seat = torch.randint(0, p, (b,), generator=gen, device=device)
     selfplay_env = torch.arange(b, device=device) < round(cfg.selfplay_fraction * b)
+    history: list[dict[str, Any]] = []
+    it = updates = refreshed_at = 0
+    before = 0.0
+    if ckpt is not None:  # the replay buffer and the running matches are not saved
+        online.load_state_dict(ckpt["model"])
+        target.load_state_dict(ckpt["target"])
+        opt.load_state_dict(ckpt["optimizer"])
+        if ckpt.get("frozen") is not None:
+            frozen = copy.deepcopy(online).eval()
+            frozen.load_state_dict(ckpt["frozen"])
+        runs.restore_rng(ckpt, gen)
+        it, updates, refreshed_at = ckpt["iteration"], ckpt["updates"], ckpt["refreshed_at"]
+        history, before, buffer.added = list(ckpt["history"]), ckpt["seconds"], ckpt["transitions"]
+        seat = torch.randint(0, p, (b,), generator=gen, device=device)
     curve_agent = Agent(online, asdict(cfg), device)  # shares the online net's weights
     online.train()
 
-    progress = Progress(cfg)
-    bar = _progress(cfg)
-    history: list[dict[str, Any]] = []
-    it = updates = refreshed_at = 0
+    def state() -> dict[str, Any]:
+        return {"frozen": None if frozen is None else frozen.state_dict(),
+                "refreshed_at": refreshed_at, "history": history,
+                "seconds": progress.seconds(), "transitions": buffer.added,
+                "rng": runs.rng_state(gen), "env_streams": runs.env_streams(env)}
+
+    progress = Progress(cfg, before)
+    bar = _progress(cfg, it)
     window = {"loss": 0.0, "q": 0.0, "n": 0, "wins": 0, "rounds": 0}
     while True:
         frac = progress.fraction(it)
@@ -693,10 +719,10 @@ def _train(cfg: Config, command: str) -> dict[str, Any]:
                             loss=f"{record['loss']:.4f}")
         if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
             save_checkpoint(out / "checkpoints" / f"iter_{it:07d}.pt", online, target, opt,
-                            cfg, it, updates)
+                            cfg, it, updates, state())
     bar.close()
     seconds = progress.seconds()
-    save_checkpoint(out / "final.pt", online, target, opt, cfg, it, updates)
+    save_checkpoint(out / "final.pt", online, target, opt, cfg, it, updates, state())
     (out / "history.json").write_text(json.dumps(history, indent=1))
     plot_curve(history, out / "learning_curve.png")
     agent = Agent(online, asdict(cfg), device)
@@ -734,11 +760,9 @@ def validate(cfg: Config) -> None:
             raise SystemExit(message)
 
 
-def _progress(cfg: Config):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=cfg.iterations, desc=f"train {cfg.game}", unit="it",
-                disable=not cfg.progress, file=sys.stderr, mininterval=1.0)
+def _progress(cfg: Config, initial: int = 0) -> Any:
+    return runs.progress_bar(cfg.iterations, f"train {cfg.game}", cfg.progress,
+                             initial=initial, mininterval=1.0)
 
 
 # -- command line --------------------------------------------------------------------------
@@ -785,10 +809,10 @@ _FLAGS: list[tuple[str, str, type, str]] = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     d = Config()
     p = argparse.ArgumentParser(
-        prog="python -m vecgames.training.liars_dice", allow_abbrev=False,
+        prog=prog, allow_abbrev=False,
         description="Train the seed's Liar's Dice DQN (combined-action Q, Double DQN, 3-step "
                     "returns, shaping, heuristic-then-self-play curriculum) and evaluate it "
                     "against random and heuristic opponents.")
@@ -800,25 +824,27 @@ def build_parser() -> argparse.ArgumentParser:
     for flag, name, kind, text in _FLAGS:
         p.add_argument(flag, type=kind, default=getattr(d, name),
                        help=f"{text} (default {getattr(d, name)})")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    runs.add_run_arguments(p)
     return p
 
 
-def parse_config(argv: list[str] | None = None) -> Config:
-    a = build_parser().parse_args(argv)
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
+    a = build_parser(prog).parse_args(argv)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
     values = {name: getattr(a, name) for _, name, _, _ in _FLAGS}
     cfg = Config(iterations=a.iterations, minutes=a.minutes, device=device,
-                 progress=not a.no_progress, **values)
+                 progress=not a.no_progress, resume=a.resume, overwrite=a.overwrite, **values)
     validate(cfg)
     return cfg
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (also behind ``vecgames train liars_dice``)."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    cfg = parse_config(args)
-    command = " ".join(["python -m vecgames.training.liars_dice", *args])
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Command-line entry point; returns the exit code (``vecgames train liars_dice`` calls
+    it with ``prog="vecgames train liars_dice"``)."""
+    try:
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+    except SystemExit as exc:  # --help, usage errors
+        return runs.exit_code(exc)
     result = train(cfg, command)
     t = result["train"]
     print(f"trained {t['iterations']} iterations ({t['updates']} updates) in "

@@ -37,7 +37,7 @@ import numpy as np
 import vecgames
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
-from . import ray_rollouts
+from . import ray_rollouts, runs
 from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 
 torch = import_torch()
@@ -45,6 +45,7 @@ nn = torch.nn
 F = torch.nn.functional
 
 GAME = "zhajinhua"
+PROG = "python -m vecgames.training.zhajinhua"  # main's default prog (cli: "vecgames train ...")
 GAME_TITLES = {"zhajinhua": "Zha Jin Hua", "holdem": "No-limit Hold'em"}
 RETURN_SCALE = 32.0  # the value head predicts return / RETURN_SCALE (returns reach hundreds)
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from a stream training never sees
@@ -81,6 +82,8 @@ class Config:
     eval_opponents: tuple[str, ...] = ("random",)  # baselines the final policy is scored against
     workers: int = 0  # Ray rollout workers (0: the envs step in this process)
     ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
+    resume: bool = False  # continue the run in ``out`` from its last checkpoint
+    overwrite: bool = False  # replace the run in ``out`` (neither: refuse a used ``out``)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -234,14 +237,19 @@ class Collector(CarryOver):
         self.env = env
         self.obs_dim, self.num_actions = env.obs_dim, env.num_actions
         self.bridge = TorchBridge(env, device)
-        self.obs, info = self.bridge.reset()
-        self.mask, self.cur = info["action_mask"], info["current_player"]
+        self.restart(None)
         mine = slice(env_offset, env_offset + self.num_envs)
         self.random_seat = opponent_table(cfg.envs, cfg.players, cfg.random_opponents,
                                           device)[mine]
         self.rand_env = self.random_seat.any(1)
         self.learner_seat = torch.arange(cfg.envs, device=device)[mine] % cfg.players
         self.chips = torch.zeros(self.num_envs, device=device)  # learner's chips, running game
+
+    def restart(self, streams: torch.Tensor | None) -> None:
+        """Deal new games (from saved random streams when resuming a run)."""
+        self.obs, info = runs.restart_envs(self.bridge, streams)
+        self.mask, self.cur = info["action_mask"], info["current_player"]
+        self.chips = torch.zeros(self.num_envs, device=self.device)
 
     def _empty(self) -> Rollout:
         t, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
@@ -422,17 +430,46 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
 
 
 # -- outputs -------------------------------------------------------------------------------
-def save_checkpoint(path: Path, net: PolicyNet, opt: torch.optim.Optimizer, cfg: Config,
-                    iteration: int) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": net.state_dict(), "optimizer": opt.state_dict(),
-                "config": asdict(cfg), "iteration": iteration,
-                "obs_dim": net.trunk[0].in_features, "num_actions": net.pi.out_features}, path)
+def save_checkpoint(path: Path, net: PolicyNet, opt: torch.optim.Optimizer, cfg: Any,
+                    iteration: int, state: dict[str, Any] | None = None) -> None:
+    """The network, the optimizer, the config and ``state`` (what :func:`resume_state`
+    restores), as tensors and plain data (see ``runs.save_checkpoint``)."""
+    runs.save_checkpoint(path, {
+        "model": net.state_dict(), "optimizer": opt.state_dict(), "config": asdict(cfg),
+        "iteration": iteration, "obs_dim": net.trunk[0].in_features,
+        "num_actions": net.pi.out_features, **(state or {})})
+
+
+def run_state(gen: torch.Generator, collector: Any, history: list[dict[str, Any]],
+              samples: int, seconds: float) -> dict[str, Any]:
+    """What a checkpoint keeps beyond the weights so that ``--resume`` can continue."""
+    state = {"rng": runs.rng_state(gen), "history": history, "samples": samples,
+             "seconds": seconds}
+    if hasattr(collector, "bridge"):  # Ray workers keep their envs to themselves
+        state["env_streams"] = runs.env_streams(collector.env)
+    return state
+
+
+def resume_state(ckpt: dict[str, Any] | None, net: PolicyNet, opt: torch.optim.Optimizer,
+                 gen: torch.Generator, collector: Any
+                 ) -> tuple[int, list[dict[str, Any]], int, float]:
+    """Load a checkpoint into a new run's objects; returns (iteration, history, samples,
+    training seconds) to continue from (zeros without a checkpoint)."""
+    if ckpt is None:
+        return 0, [], 0, 0.0
+    net.load_state_dict(ckpt["model"])
+    opt.load_state_dict(ckpt["optimizer"])
+    runs.restore_rng(ckpt, gen)
+    if hasattr(collector, "restart"):
+        collector.restart(ckpt.get("env_streams"))
+    return (int(ckpt["iteration"]), list(ckpt["history"]), int(ckpt["samples"]),
+            float(ckpt["seconds"]))
 
 
 def load_policy(path: str | os.PathLike, device: Any = "cpu") -> PolicyNet:
-    """The PolicyNet stored in a checkpoint written by this trainer."""
-    ckpt = torch.load(path, map_location=resolve_device(device), weights_only=False)
+    """The PolicyNet stored in a checkpoint written by this trainer (loaded with
+    ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
+    ckpt = runs.load_checkpoint(path, resolve_device(device))
     net = PolicyNet(ckpt["obs_dim"], ckpt["num_actions"], ckpt["config"]["hidden"])
     net.load_state_dict(ckpt["model"])
     return net.to(resolve_device(device))
@@ -485,33 +522,32 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 
 
 # -- driver --------------------------------------------------------------------------------
-def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path]:
-    """What every trainer does first: the device, torch's threads and seeds, a seeded
-    generator, the output folder and its config.json (``cfg``: a dataclass with ``device``,
-    ``torch_threads``, ``seed`` and ``out``)."""
+def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path, dict[str, Any] | None]:
+    """What every trainer does first: the device, the run folder (``runs.open_run``: refuse a
+    used ``out`` unless ``resume`` or ``overwrite``; config.json), torch's threads and seeds, a
+    seeded generator, and the checkpoint to resume from (None for a new run). ``cfg``: a
+    dataclass with ``device``, ``torch_threads``, ``seed``, ``out``, ``resume``, ``overwrite``."""
     device = resolve_device(cfg.device)
+    out, ckpt = runs.open_run(cfg)
     if cfg.torch_threads > 0:
         # The env kernels have threads of their own; torch's OpenMP pool spinning beside them
         # made a forward pass ~50x slower on a 2-core machine.
         torch.set_num_threads(cfg.torch_threads)
     torch.manual_seed(cfg.seed)
     gen = torch.Generator(device=device).manual_seed(cfg.seed)
-    out = Path(cfg.out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "config.json").write_text(json.dumps(asdict(cfg), indent=2))
-    return device, gen, out
+    return device, gen, out, ckpt
 
 
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns the evaluation record."""
-    device, gen, out = start_run(cfg)
+    device, gen, out, ckpt = start_run(cfg)
     collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
     net = PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    history, samples, it = [], 0, 0
-    start = time.perf_counter()
+    it, history, samples, before = resume_state(ckpt, net, opt, gen, collector)
+    start = time.perf_counter() - before  # a resumed run's clock goes on from its checkpoint
     deadline = None if cfg.minutes is None else start + 60.0 * cfg.minutes
-    bar = _progress(cfg)
+    bar = _progress(cfg, it)
     try:
         while (cfg.iterations is None or it < cfg.iterations) and (
                 deadline is None or time.perf_counter() < deadline):
@@ -526,13 +562,16 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
             bar.set_postfix(chips=f"{stats['chips_vs_random']:.2f}",
                             ent=f"{stats.get('entropy', 0):.2f}", kl=f"{stats.get('kl', 0):.4f}")
             if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
-                save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it)
+                save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
+                                run_state(gen, collector, history, samples,
+                                          time.perf_counter() - start))
     finally:  # Ray actors hold their CPUs until closed, also after an error
         bar.close()
         if isinstance(collector, RayCollector):
             collector.close()
     seconds = time.perf_counter() - start
-    save_checkpoint(out / "final.pt", net, opt, cfg, it)
+    save_checkpoint(out / "final.pt", net, opt, cfg, it,
+                    run_state(gen, collector, history, samples, seconds))
     (out / "history.json").write_text(json.dumps(history, indent=1))
     plot_curve(history, out / "learning_curve.png")
     records = {name: evaluate(net, cfg, device, opponents=name) for name in cfg.eval_opponents}
@@ -541,19 +580,18 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     return {**next(iter(records.values())), "evals": records, "train": train_info}
 
 
-def _progress(cfg: Config):
-    from tqdm.auto import tqdm
-
-    return tqdm(total=cfg.iterations, desc=f"train {cfg.game}", unit="it",
-                disable=not cfg.progress, file=sys.stderr)
+def _progress(cfg: Any, initial: int = 0) -> Any:
+    return runs.progress_bar(cfg.iterations, f"train {cfg.game}", cfg.progress,
+                             initial=initial)
 
 
-def build_parser() -> argparse.ArgumentParser:
+DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) and evaluate it "
+               "against uniform-random-legal opponents.")
+
+
+def build_parser(prog: str = PROG, description: str = DESCRIPTION) -> argparse.ArgumentParser:
     d = Config()
-    p = argparse.ArgumentParser(
-        prog="python -m vecgames.training.zhajinhua", allow_abbrev=False,
-        description="Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) and "
-                    "evaluate it against uniform-random-legal opponents.")
+    p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
     p.add_argument("--players", type=int, default=d.players,
                    help="seats per table (Zha Jin Hua 2..6, Hold'em 2..10)")
     p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
@@ -579,13 +617,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
     p.add_argument("--torch-threads", type=int, default=d.torch_threads,
                    help="torch CPU threads (0: torch's default); the env has its own")
-    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
     add_worker_arguments(p, d.workers)
+    runs.add_run_arguments(p)
     return p
 
 
-def parse_config(argv: list[str] | None = None) -> Config:
-    a = build_parser().parse_args(argv)
+def parse_config(argv: list[str] | None = None, prog: str = PROG,
+                 description: str = DESCRIPTION) -> Config:
+    a = build_parser(prog, description).parse_args(argv)
     if a.iterations is not None and a.iterations < 1:
         raise SystemExit("--iterations must be >= 1")
     if not 0.0 <= a.random_opponents <= 1.0:
@@ -598,14 +637,17 @@ def parse_config(argv: list[str] | None = None) -> Config:
                   epochs=a.epochs, minibatches=a.minibatches, hidden=a.hidden,
                   entropy_coef=a.entropy_coef, random_opponents=a.random_opponents,
                   checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address)
+                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
+                  resume=a.resume, overwrite=a.overwrite)
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Command-line entry point (also behind ``vecgames train zhajinhua``)."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    cfg = parse_config(args)
-    command = " ".join(["python -m vecgames.training.zhajinhua", *args])
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
+    """Command-line entry point; returns the exit code (``vecgames train zhajinhua`` calls
+    it with ``prog="vecgames train zhajinhua"``)."""
+    try:
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+    except SystemExit as exc:  # --help, usage errors
+        return runs.exit_code(exc)
     result = train(cfg, command)
     t = result["train"]
     print(f"trained {t['iterations']} iterations in {t['seconds']:.0f} s; "
