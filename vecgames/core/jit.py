@@ -2,13 +2,24 @@
 
 ``VECGAMES_NO_CACHE=1`` turns Numba's on-disk cache off (useful when debugging codegen);
 otherwise every kernel is cached so a second import skips compilation.
+
+Thread safety: Numba's ``workqueue`` threading layer (the one it falls back to when neither
+TBB nor OpenMP's ``libgomp.so.1`` can be loaded, as on a slim Linux image with only the pip
+wheels) aborts the process when two Python threads launch parallel kernels at once. Every
+``parallel=True`` kernel called from Python therefore takes one process-wide lock, until the
+first launch shows a thread-safe layer (``tbb``/``omp``), after which calls run concurrently.
+Results never depend on it: a kernel's output does not depend on the threads that ran it.
 """
 
 from __future__ import annotations
 
 import os
+import threading
+from typing import Any
 
+import numba
 from numba import njit
+from numba.core.registry import CPUDispatcher
 
 CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "").strip().lower() in ("", "0", "false", "no")
 
@@ -32,4 +43,39 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False
     decorator = njit(  # type: ignore[call-overload]  # ``_nrt`` is not in numba's stubs
         cache=CACHE, parallel=parallel, nogil=True, error_model="numpy", _nrt=False,
         inline="always" if inline else "never", fastmath=fastmath)
+    if parallel:
+        decorator = _locked(decorator)
     return decorator if fn is None else decorator(fn)
+
+
+THREADSAFE_LAYERS = frozenset({"tbb", "omp"})
+_launch_lock = threading.RLock()
+_threadsafe = False  # set once a launch has shown a thread-safe threading layer
+
+
+class LockedDispatcher(CPUDispatcher):
+    """A parallel kernel whose calls from Python hold ``_launch_lock`` while the threading
+    layer may be ``workqueue`` (see the module docstring). Calls from other kernels, and
+    typing, are those of any Numba dispatcher."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        global _threadsafe
+        if _threadsafe:
+            return super().__call__(*args, **kwargs)
+        with _launch_lock:
+            try:
+                return super().__call__(*args, **kwargs)
+            finally:
+                try:
+                    _threadsafe = numba.threading_layer() in THREADSAFE_LAYERS
+                except ValueError:  # no parallel region has run yet
+                    pass
+
+
+def _locked(decorator: Any) -> Any:
+    def wrap(fn: Any) -> Any:
+        dispatcher = decorator(fn)
+        if type(dispatcher) is CPUDispatcher:  # not with NUMBA_DISABLE_JIT=1 (a plain function)
+            dispatcher.__class__ = LockedDispatcher
+        return dispatcher
+    return wrap
