@@ -200,7 +200,7 @@ def test_tiny_run_writes_checkpoint_curve_and_eval(tmp_path, capsys):
     history = json.loads((out / "history.json").read_text())
     assert len(history) == 2 and "beans_vs_weakest" in history[0]
     net = dy.load_policy(out / "final.pt")
-    ckpt = torch.load(out / "final.pt", weights_only=False)
+    ckpt = torch.load(out / "final.pt", weights_only=True)
     assert torch.equal(net.pi.weight, ckpt["model"]["pi.weight"])
     assert net.pi.out_features == 29 and net.trunk[0].in_features == 215
 
@@ -211,7 +211,7 @@ def test_same_seed_same_weights(tmp_path):
         cfg = small_config(tmp_path, out=str(tmp_path / name), seed=seed, checkpoint_every=0,
                            eval_opponents=())
         dy.train(cfg)
-        weights.append(torch.load(tmp_path / name / "final.pt", weights_only=False)["model"])
+        weights.append(torch.load(tmp_path / name / "final.pt", weights_only=True)["model"])
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
     assert not torch.equal(weights[0]["pi.weight"], weights[2]["pi.weight"])
 

@@ -156,7 +156,7 @@ def test_tiny_run_writes_outputs_and_the_policy_round_trips(tmp_path, capsys):
     assert "| trained, greedy (argmax) |" in (out / "eval.md").read_text()
 
     policy = th.load_policy(out / "final.pt")
-    saved = torch.load(out / "final.pt", weights_only=False)
+    saved = torch.load(out / "final.pt", weights_only=True)
     net = th.ActorCritic(saved["obs_dim"], saved["num_actions"], 32)
     net.load_state_dict(saved["model"])
     env = vecgames.make("hanabi", num_envs=24, seed=3, **policy.env_options())

@@ -188,7 +188,7 @@ def test_tiny_run_writes_checkpoint_curve_and_eval(tmp_path, capsys):
     assert ev["ci95_low"] <= ev["mean"] <= ev["ci95_high"]
     assert record["train"]["iterations"] == 2 and record["config"]["seed"] == 5
     assert "mean chips/game" in (out / "eval.md").read_text()
-    ckpt = torch.load(out / "final.pt", weights_only=False)
+    ckpt = torch.load(out / "final.pt", weights_only=True)
     assert {"model", "optimizer", "config", "iteration"} <= set(ckpt)
     assert ckpt["iteration"] == 2
     net = tz.load_policy(out / "final.pt")
@@ -201,7 +201,7 @@ def test_same_seed_same_weights(tmp_path):
         seed = 1 if name == "c" else 0
         cfg = small_config(tmp_path, out=str(tmp_path / name), seed=seed, checkpoint_every=0)
         tz.train(cfg)
-        weights.append(torch.load(tmp_path / name / "final.pt", weights_only=False)["model"])
+        weights.append(torch.load(tmp_path / name / "final.pt", weights_only=True)["model"])
     assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
     assert not torch.equal(weights[0]["pi.weight"], weights[2]["pi.weight"])
 

@@ -1,0 +1,227 @@
+"""What every trainer does with its run folder: refuse a used --out, --overwrite, --resume,
+checkpoints that load without running code, the progress bar, and --help."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import vecgames  # noqa: E402
+from vecgames.cli import main as cli_main  # noqa: E402
+from vecgames.training import runs  # noqa: E402
+from vecgames.training import zhajinhua as tz  # noqa: E402
+
+GAMES = ("zhajinhua", "holdem", "dayaoguai", "hanabi", "liars_dice")
+# A few seconds per run on 2 cores (the Numba kernels are cached on disk).
+TINY = {
+    "zhajinhua": ["--players", "3", "--envs", "8", "--steps", "8", "--eval-games", "16"],
+    "holdem": ["--players", "3", "--envs", "8", "--steps", "8", "--eval-games", "16"],
+    "dayaoguai": ["--envs", "8", "--steps", "8", "--max-steps", "40", "--eval-games", "8",
+                  "--eval-envs", "8", "--hidden", "16"],
+    "hanabi": ["--envs", "8", "--steps", "8", "--hidden", "16", "--eval-games", "8",
+               "--eval-envs", "8"],
+    "liars_dice": ["--envs", "8", "--learning-starts", "4", "--batch-size", "4",
+                   "--buffer-size", "256", "--hidden", "16", "--eval-games", "16",
+                   "--eval-envs", "16", "--log-every", "0"],
+}
+FIRST = {"liars_dice": 8}  # iterations of the first run (liars_dice: enough for some updates)
+
+
+def snapshot(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def adam_step(ckpt: dict) -> float:
+    state = ckpt["optimizer"]["state"]
+    return float(state[0]["step"]) if state else 0.0
+
+
+def run(game: str, out: Path, iterations: int, *extra: str) -> int:
+    trainer = importlib.import_module(f"vecgames.training.{game}")
+    return trainer.main([*TINY[game], "--iterations", str(iterations), "--out", str(out),
+                         "--checkpoint-every", "1", "--no-progress", *extra])
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_used_out_is_refused_overwritten_or_resumed(game, tmp_path, capsys):
+    out = tmp_path / "run"
+    n = FIRST.get(game, 2)
+    assert run(game, out, n) == 0
+    first = runs.load_checkpoint(out / "final.pt")
+    before = snapshot(out)
+
+    capsys.readouterr()
+    assert run(game, out, n) == 2  # refused: a one-line usage error, nothing written
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "error:" in err and str(out) in err and "--resume" in err and "--overwrite" in err
+    assert snapshot(out) == before
+
+    assert run(game, out, n + 1, "--resume") == 0
+    resumed = runs.load_checkpoint(out / "final.pt")
+    assert resumed["iteration"] == n + 1
+    assert json.loads((out / "eval.json").read_text())["train"]["iterations"] == n + 1
+    assert resumed["history"][:len(first["history"])] == first["history"]
+    if game == "liars_dice":  # its replay buffer starts empty again: maybe no update yet
+        assert adam_step(resumed) == resumed["updates"] >= first["updates"] > 0
+    else:  # the optimizer went on from the checkpoint's state, not from scratch
+        assert adam_step(resumed) > adam_step(first) > 0
+    periodic = sorted(p for p in before if p.startswith("checkpoints/"))
+    assert all(snapshot(out)[p] == before[p] for p in periodic)  # earlier ones untouched
+
+    assert run(game, out, 1, "--overwrite") == 0
+    assert runs.load_checkpoint(out / "final.pt")["iteration"] == 1
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [
+        "iter_0000001.pt" if game == "liars_dice" else "iter_000001.pt"]
+
+
+def test_run_folder_errors_from_the_library(tmp_path):
+    cfg = tz.Config(out=str(tmp_path / "run"), iterations=1, progress=False)
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "notes.txt").write_text("mine")  # not a run: training may go there
+    assert runs.check_run(cfg) is None
+    (tmp_path / "run" / "final.pt").write_bytes(b"old")
+    with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
+        tz.train(cfg)
+    assert (tmp_path / "run" / "final.pt").read_bytes() == b"old"
+    assert not (tmp_path / "run" / "config.json").exists()
+    cfg.resume = True
+    with pytest.raises(FileNotFoundError, match="no checkpoint"):
+        runs.check_run(tz.Config(out=str(tmp_path / "empty"), resume=True))
+    with pytest.raises(ValueError, match="exclude each other"):
+        runs.check_run(tz.Config(out=str(tmp_path), resume=True, overwrite=True))
+    runs.clear_run(tmp_path / "run")
+    assert [p.name for p in (tmp_path / "run").iterdir()] == ["notes.txt"]
+
+
+def test_resume_restores_weights_optimizer_and_streams(tmp_path):
+    cfg = tz.Config(players=3, envs=8, steps=8, iterations=1, out=str(tmp_path), hidden=16)
+    gen = torch.Generator().manual_seed(3)
+    collector = tz.Collector(cfg, torch.device("cpu"), gen)
+    net = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
+    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+    rollout, _ = collector.collect(net)
+    tz.update(net, opt, collector.batch(rollout), cfg, gen)
+    history = [{"iteration": 1, "kl": 0.5}]
+    tz.save_checkpoint(tmp_path / "c.pt", net, opt, cfg, 7,
+                       tz.run_state(gen, collector, history, 42, 1.5))
+    draws = torch.rand(3, generator=gen)
+    dealt = vecgames.make("zhajinhua", num_envs=8, seed=cfg.seed, num_players=3)
+    dealt.reset()
+    dealt._rng[:] = collector.env._rng  # the games a resumed run deals: from the saved streams
+    dealt.reset()
+
+    gen2 = torch.Generator().manual_seed(99)
+    collector2 = tz.Collector(cfg, torch.device("cpu"), gen2)
+    net2 = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
+    opt2 = torch.optim.Adam(net2.parameters(), lr=1e-3)
+    ckpt = runs.load_checkpoint(tmp_path / "c.pt")
+    assert not torch.equal(collector2.obs, torch.from_numpy(dealt._obs))
+    assert tz.resume_state(ckpt, net2, opt2, gen2, collector2) == (7, history, 42, 1.5)
+    assert all(torch.equal(a, b) for a, b in zip(net.parameters(), net2.parameters(),
+                                                 strict=True))
+    assert adam_step(ckpt) == float(opt2.state_dict()["state"][0]["step"]) > 0
+    assert torch.equal(torch.rand(3, generator=gen2), draws)
+    assert (collector2.env._rng == dealt._rng).all()
+    assert torch.equal(collector2.obs, torch.from_numpy(dealt._obs))
+
+
+class Payload:
+    """Unpickling this would create ``marker``: the code a hostile checkpoint would run."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.touch, (self.marker,))
+
+
+@pytest.mark.parametrize("loader", ["zhajinhua.load_policy", "holdem.load_policy",
+                                   "dayaoguai.load_policy", "hanabi.load_policy",
+                                   "liars_dice.load_agent"])
+def test_checkpoint_with_code_is_refused(loader, tmp_path):
+    module, name = loader.split(".")
+    load = getattr(importlib.import_module(f"vecgames.training.{module}"), name)
+    marker = tmp_path / "ran"
+    evil = tmp_path / "evil.pt"
+    torch.save({"format": runs.FORMAT, "model": Payload(marker)}, evil)
+    with pytest.raises(ValueError, match="refusing to load .*evil.pt"):
+        load(evil)
+    assert not marker.exists()
+    old = tmp_path / "old.pt"  # a checkpoint of the earlier layout: plain data, no format key
+    torch.save({"model": {}, "config": {"hidden": 4}}, old)
+    with pytest.raises(ValueError, match="not a checkpoint of this vecgames version"):
+        load(old)
+
+
+def test_play_refuses_a_checkpoint_with_code(tmp_path, capsys):
+    from vecgames.play.liars_dice import main as play
+
+    marker = tmp_path / "ran"
+    evil = tmp_path / "evil.pt"
+    torch.save({"format": runs.FORMAT, "model": Payload(marker)}, evil)
+    assert play(["--agent", str(evil)], input_fn=lambda prompt: "q") == 1
+    assert "refusing to load" in capsys.readouterr().err
+    assert not marker.exists()
+
+
+def test_checkpoint_round_trip(tmp_path):
+    net = tz.PolicyNet(10, 4, 8)
+    opt = torch.optim.Adam(net.parameters())
+    cfg = tz.Config(hidden=8, out=str(tmp_path))
+    tz.save_checkpoint(tmp_path / "a.pt", net, opt, cfg, 3, {"history": [{"x": 1.0}]})
+    assert not (tmp_path / "a.pt.tmp").exists()
+    loaded = tz.load_policy(tmp_path / "a.pt")
+    pairs = zip(net.parameters(), loaded.parameters(), strict=True)
+    assert all(torch.equal(a, b) for a, b in pairs)
+    ckpt = torch.load(tmp_path / "a.pt", weights_only=True)
+    assert ckpt["config"]["eval_opponents"] == ["random"] and ckpt["iteration"] == 3
+
+
+class FakeTTY(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_bar_only_on_a_terminal():
+    for stream, enabled, shown in ((FakeTTY(), True, True), (io.StringIO(), True, False),
+                                   (FakeTTY(), False, False)):
+        bar = runs.progress_bar(3, "train x", enabled, stream=stream)
+        bar.update(1)
+        bar.close()
+        assert ("train x" in stream.getvalue()) == shown
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_trainer_bar_follows_stderr(game, monkeypatch):
+    trainer = importlib.import_module(f"vecgames.training.{game}")
+    progress = getattr(trainer, "_progress", tz._progress)  # dayaoguai uses zhajinhua's
+    cfg = trainer.parse_config([])
+    for stream, shown in ((FakeTTY(), True), (io.StringIO(), False)):
+        monkeypatch.setattr("sys.stderr", stream)
+        bar = progress(cfg)
+        assert bar.disable is not shown
+        bar.close()
+    cfg.progress = False  # --no-progress wins over a terminal
+    monkeypatch.setattr("sys.stderr", FakeTTY())
+    assert progress(cfg).disable
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_help_lists_the_trainer_options(game, capsys):
+    trainer = importlib.import_module(f"vecgames.training.{game}")
+    assert trainer.main(["--help"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith(f"usage: python -m vecgames.training.{game} ")
+    assert "--resume" in text and "--overwrite" in text and "--no-progress" in text
+    assert trainer.main(["--help"], prog=f"vecgames train {game}") == 0
+    assert capsys.readouterr().out.startswith(f"usage: vecgames train {game} ")
+    assert cli_main(["train", game, "--help"]) == 0
+    assert "--resume" in capsys.readouterr().out
