@@ -107,3 +107,75 @@ def test_equity_exact_and_sampled(capsys):
 def test_equity_errors_exit_2(args, match, capsys):
     assert main(["equity", *args]) == 2
     assert match in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- --help everywhere
+
+
+def _help_argvs() -> list[list[str]]:
+    from vecgames.cli import PLAY_GAMES, subcommands
+
+    argvs = [["--help"]] + [[name, "--help"] for name in subcommands()]
+    argvs += [["train", game, "--help"] for game in sorted(vecgames.core.registry.GAMES)]
+    argvs += [["play", game, "--help"] for game in PLAY_GAMES]
+    return argvs
+
+
+@pytest.mark.parametrize("argv", _help_argvs(), ids=" ".join)
+def test_every_help_exits_0(argv, capsys):
+    if argv[0] == "train":
+        pytest.importorskip("torch")
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "usage:" in out and "--help" in out
+
+
+def test_subcommands_are_all_walked():
+    from vecgames.cli import subcommands
+
+    assert set(subcommands()) == {"list", "simulate", "equity", "preflop-matrix", "train",
+                                  "play"}
+
+
+def test_play_forwards_args(monkeypatch):
+    seen: list[list[str]] = []
+    fake = types.ModuleType("vecgames.play.liars_dice")
+    fake.main = lambda argv=None: seen.append(argv) or 0
+    monkeypatch.setitem(sys.modules, "vecgames.play.liars_dice", fake)
+    assert main(["play", "liars-dice", "--players", "3", "--help"]) == 0
+    assert seen == [["--players", "3", "--help"]]
+
+
+# ---------------------------------------------------------------- list
+
+
+def test_list(capsys):
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for g in vecgames.list_games():
+        assert g.name in out and g.gym_id in out and ", ".join(g.policies) in out
+    assert "obs_dim full " in out and "num_actions" in out
+
+
+def test_list_json(capsys):
+    import json
+
+    assert main(["list", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["name"] for d in data] == [g.name for g in vecgames.list_games()]
+    holdem = next(d for d in data if d["name"] == "holdem")
+    assert holdem["rule_options"]["stack"] == 100 and "strength" in holdem["policies"]
+
+
+def test_simulate_liars_dice_report(tmp_path, capsys):
+    report = tmp_path / "ld.md"
+    assert main(["simulate", "liars_dice", "--games", "500", "--report", str(report)]) == 0
+    assert "wrote" in capsys.readouterr().out
+    assert "## Seats" in report.read_text(encoding="utf-8")
+    assert (tmp_path / "ld_seats.csv").exists()
+
+
+def test_every_game_with_a_report_writes_it():
+    from vecgames.cli import REPORTS
+
+    assert set(REPORTS) == set(vecgames.core.registry.GAMES)

@@ -1,5 +1,6 @@
 """The ``vecgames`` command.
 
+    vecgames list [--json]
     vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
     vecgames simulate hanabi --games 1000000000 --summary --backend ray --address auto
     vecgames preflop-matrix --out preflop.npz --backend ray
@@ -9,7 +10,10 @@
     vecgames equity "QQ+,AKs" random --samples 1e7
     vecgames --version
 
-Library errors (bad option values) print ``vecgames: error: ...`` and exit with code 2.
+Every subcommand's ``--help`` lists its options (``train GAME --help`` and ``play GAME
+--help``: the trainer's or the game's own). Library errors (bad option values) print
+``vecgames: error: ...`` and exit with code 2. Long runs (simulate, preflop-matrix) draw a
+progress bar on stderr when it is a terminal.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
                            "holdem": "vecgames.analysis.holdem_report",
+                           "liars_dice": "vecgames.analysis.liars_dice_report",
                            "hanabi": "vecgames.analysis.hanabi_report",
                            "dayaoguai": "vecgames.analysis.dayaoguai_report"}
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
@@ -67,20 +72,38 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description="Batched card game simulators.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_list(sub.add_parser("list", help="the games: rule options, players, sizes",
+                             description="Every game with its rule options and their "
+                                         "defaults, env options, the players simulate "
+                                         "takes, observation and action sizes."))
     _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
     _add_equity(sub.add_parser("equity", help="Hold'em equity of hands or ranges"))
     _add_preflop(sub.add_parser("preflop-matrix",
                                 help="compute the exact 169 x 169 heads-up preflop matrix"))
+    # Everything after GAME goes to the trainer or game (argparse.REMAINDER keeps a --help
+    # given after GAME for it: `vecgames train hanabi --help` is the trainer's help).
     train = sub.add_parser("train", help="train a policy (needs the train extra)",
-                           add_help=False)
+                           description="Train a policy for GAME; `vecgames train GAME --help` "
+                                       "lists the trainer's options.")
     train.add_argument("game", choices=sorted(GAMES))
     train.add_argument("args", nargs=argparse.REMAINDER,
-                       help="arguments passed on to training.<game>.main")
-    play = sub.add_parser("play", help="play a game against the computer", add_help=False)
+                       help="arguments passed on to vecgames.training.<game>.main")
+    play = sub.add_parser("play", help="play a game against the computer",
+                          description="Play GAME in the terminal; `vecgames play GAME --help` "
+                                      "lists its options.")
     play.add_argument("game", choices=list(PLAY_GAMES))
     play.add_argument("args", nargs=argparse.REMAINDER,
-                      help="arguments passed on to vecgames.play.<game>.main (--help lists them)")
+                      help="arguments passed on to vecgames.play.<game>.main")
     return parser
+
+
+def subcommands(parser: argparse.ArgumentParser | None = None) -> dict[str, Any]:
+    """The subcommand parsers by name (for tests and docs)."""
+    parser = build_parser() if parser is None else parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
 
 
 def _add_equity(p: argparse.ArgumentParser) -> None:
@@ -194,7 +217,7 @@ def _ray_options(args: argparse.Namespace) -> dict[str, Any]:
         raise CLIError('argument --backend: ray needs the ray extra: '
                        'pip install -e ".[ray]"') from None
     return {"backend": "ray", "address": args.address, "num_shards": args.shards,
-            "cpus_per_shard": args.cpus_per_shard, "progress": True}
+            "cpus_per_shard": args.cpus_per_shard}
 
 
 def _add_preflop(p: argparse.ArgumentParser) -> None:
@@ -206,12 +229,13 @@ def _add_preflop(p: argparse.ArgumentParser) -> None:
 def _preflop(args: argparse.Namespace) -> int:
     import numpy as np
 
+    from .core.simulation import show_progress
     from .poker.preflop import MATRIX_FILE, compute_preflop_matrix
 
     options = _ray_options(args)
     start = time.perf_counter()
     try:
-        counts = compute_preflop_matrix(**options)
+        counts = compute_preflop_matrix(progress=show_progress(None), **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
     elapsed = time.perf_counter() - start
@@ -221,6 +245,40 @@ def _preflop(args: argparse.Namespace) -> int:
     print(f"169 x 169 matrix in {elapsed:.1f} s ({args.backend}); wrote {args.out}; "
           f"{'equal to' if same else 'DIFFERENT FROM'} the shipped {MATRIX_FILE.name}")
     return 0 if same else 1
+
+
+# ---------------------------------------------------------------- list
+
+
+def _add_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--json", action="store_true", help="print JSON (one object per game)")
+
+
+def _list(args: argparse.Namespace) -> int:
+    import dataclasses
+    import json
+
+    from .core.registry import list_games
+
+    infos = list_games()
+    if args.json:
+        print(json.dumps([dataclasses.asdict(g) for g in infos], indent=2))
+        return 0
+    for g in infos:
+        sizes = ", ".join(f"{k} {v}" for k, v in g.obs_dim.items())
+        print(f"{g.name}  ({g.gym_id}; report: {'yes' if g.name in REPORTS else 'no'})")
+        print(f"  rules:    {_options_text(g.rule_options)}")
+        print(f"  env:      {_options_text(g.env_options)}")
+        if g.simulate_options:
+            print(f"  simulate: {_options_text(g.simulate_options)}")
+        print(f"  players:  {', '.join(g.policies)}  (simulate --policy)")
+        print(f"  sizes:    obs_dim {sizes}; num_actions {g.num_actions} "
+              f"({g.num_players} players)")
+    return 0
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v!r}" for k, v in options.items()) or "-"
 
 
 # ---------------------------------------------------------------- simulate
@@ -403,7 +461,7 @@ def _simulate(args: argparse.Namespace) -> int:
 
             connect(args.address)  # Ray's start-up is start-up time too
         t1 = time.perf_counter()
-        df = simulate(args.game, args.games, **kwargs, **ray_options)
+        df = simulate(args.game, args.games, progress=None, **kwargs, **ray_options)
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
@@ -437,7 +495,7 @@ def _train(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: training needs the train extra ({exc}); install it with:\n"
               f"    {TRAIN_HINT}", file=sys.stderr)
         return 1
-    return int(trainer.main(list(args.args)) or 0)
+    return _forward(trainer.main, args.args)
 
 
 # ---------------------------------------------------------------- play
@@ -445,7 +503,16 @@ def _train(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     game = importlib.import_module(PLAY_GAMES[args.game])
-    return int(game.main(list(args.args)) or 0)
+    return _forward(game.main, args.args)
+
+
+def _forward(entry: Any, argv: list[str]) -> int:
+    """Run a forwarded ``main(argv)``; its argparse exits (``--help``, usage errors) become
+    return codes, as for this command's own."""
+    try:
+        return int(entry(list(argv)) or 0)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
 
 
 # ---------------------------------------------------------------- entry point
@@ -459,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
-        handler = {"simulate": _simulate, "equity": _equity, "train": _train,
+        handler = {"list": _list, "simulate": _simulate, "equity": _equity, "train": _train,
                    "play": _play, "preflop-matrix": _preflop}[args.command]
         return handler(args)
     except CLIError as exc:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib
+import inspect
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .vec_env import VecEnv
@@ -18,10 +20,96 @@ GAMES: dict[str, tuple[str, str]] = {
     "hanabi": ("vecgames.games.hanabi", "HanabiEnv"),
     "dayaoguai": ("vecgames.games.dayaoguai", "DaYaoguaiEnv"),
 }
+UNITS = {"holdem": "hands", "liars_dice": "matches"}  # what a simulate "game" is, for a bar
+# name -> the name in its Gymnasium id, vecgames/<Name>-v0 (vecgames.adapters.registration)
+GYM_NAMES: dict[str, str] = {"zhajinhua": "ZhaJinHua", "holdem": "Holdem",
+                             "liars_dice": "LiarsDice", "hanabi": "Hanabi",
+                             "dayaoguai": "DaYaoguai"}
+# name -> (env keyword that picks the observation layout, module holding its choices, tuple)
+OBSERVATION_CHOICES: dict[str, tuple[str, str, str]] = {
+    "liars_dice": ("observation", "vecgames.games.liars_dice.observe", "OBSERVATIONS"),
+    "hanabi": ("obs", "vecgames.games.hanabi.observe", "ENCODERS"),
+}
+# Keywords of every env / simulate, not game-specific: left out of ``GameInfo``.
+_COMMON_ENV_ARGS = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
+_COMMON_SIM_ARGS = frozenset({"num_games", "policy", "seed", "first_game", "num_threads",
+                              "summary", "options"})
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What ``vecgames.list_games()`` reports about one game, read from the game's own modules.
+
+    - ``name``: for ``make``/``simulate``; ``env_class``: the ``VecEnv`` class's path;
+      ``gym_id``: its Gymnasium id (``gymnasium.make``/``make_vec``, adapters extra).
+    - ``rule_options``: the rule keywords of ``make``/``simulate`` and their defaults
+      (``rules.DEFAULT_OPTIONS``); ``num_players``: the default player count.
+    - ``env_options``: the env's other keywords (observation layout, illegal-action mode...)
+      with defaults; ``simulate_options``: ``simulate``'s game-specific keywords.
+    - ``policies``: the players ``simulate`` takes (``policy=`` one name, or one per seat).
+    - ``obs_dim``: observation size per observation layout (``{"default": n}`` for a game
+      with one layout), ``num_actions``: action count; both under the default rules.
+    """
+
+    name: str
+    env_class: str
+    gym_id: str
+    num_players: int
+    rule_options: dict[str, Any]
+    env_options: dict[str, Any]
+    simulate_options: dict[str, Any]
+    policies: tuple[str, ...]
+    obs_dim: dict[str, int]
+    num_actions: int
+
+
+def gym_id(name: str) -> str:
+    """The Gymnasium id of game ``name``, e.g. ``vecgames/Holdem-v0``."""
+    _module(name)
+    return f"vecgames/{GYM_NAMES[name]}-v0"
+
+
+def _keyword_defaults(fn: Any, common: frozenset[str]) -> dict[str, Any]:
+    return {p.name: p.default for p in inspect.signature(fn).parameters.values()
+            if p.name not in common and p.default is not inspect.Parameter.empty}
+
+
+def game_info(name: str) -> GameInfo:
+    """``GameInfo`` of one game (see ``list_games``)."""
+    module = _module(name)
+    env_class = getattr(module, GAMES[name][1])
+    rules = importlib.import_module(GAMES[name][0] + ".rules")
+    policies = importlib.import_module(f"vecgames.policies.{name}")
+    variants: dict[str, dict[str, Any]] = {"default": {}}
+    if name in OBSERVATION_CHOICES:
+        keyword, where, attr = OBSERVATION_CHOICES[name]
+        variants = {v: {keyword: v} for v in getattr(importlib.import_module(where), attr)}
+    obs_dim, num_actions = {}, 0
+    for variant, kwargs in variants.items():
+        env = env_class(num_envs=1, **kwargs)  # buffers only: no kernel runs before reset
+        obs_dim[variant] = int(env._obs.shape[1])
+        num_actions = int(env.num_actions)
+    return GameInfo(
+        name=name, env_class=f"{env_class.__module__}.{env_class.__qualname__}",
+        gym_id=gym_id(name),
+        num_players=int(rules.DEFAULT_OPTIONS["num_players"]),
+        rule_options=dict(rules.DEFAULT_OPTIONS),
+        env_options=_keyword_defaults(env_class.__init__, _COMMON_ENV_ARGS),
+        simulate_options=_keyword_defaults(simulation_module(name).simulate,
+                                           _COMMON_SIM_ARGS),
+        policies=tuple(policies.POLICIES), obs_dim=obs_dim, num_actions=num_actions)
+
+
+def list_games() -> list[GameInfo]:
+    """Every game: its rule options and defaults, env and simulate keywords, the players
+    ``simulate`` takes, and observation/action sizes. One ``GameInfo`` per game;
+    ``pandas.DataFrame(vecgames.list_games())`` makes it a table. Imports every game module
+    (about 2 s on a cold start) but runs no kernel."""
+    return [game_info(name) for name in GAMES]
 
 
 def _module(name: str):
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; available: {sorted(GAMES)}")
     return importlib.import_module(GAMES[name][0])
 
@@ -39,7 +127,8 @@ def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
 
 
 def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
-             backend: str = "local", **options: Any) -> pd.DataFrame:
+             backend: str = "local", progress: bool | None = None,
+             **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games of ``name`` inside the kernels.
 
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
@@ -48,11 +137,24 @@ def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
     ``backend="ray"`` splits the games into shards run on a Ray cluster, with the same result
     bit for bit; its own keywords (``address``, ``num_shards``, ...) are those of
     ``vecgames.distributed.simulate_ray``.
+    ``progress``: a progress bar on stderr for a run that lasts over a second (None: when
+    stderr is a terminal; False: never). The run then goes in consecutive chunks, with the
+    same result bit for bit (``core.simulation.run_with_progress``).
     """
+    from .simulation import numba_threads, run_with_progress, show_progress
+
+    show = show_progress(progress)
     if backend == "ray":
         from ..distributed import simulate_ray
 
-        return simulate_ray(name, num_games, policy=policy, seed=seed, **options)
+        return simulate_ray(name, num_games, policy=policy, seed=seed, progress=show,
+                            **options)
     if backend != "local":
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
-    return _module(name).simulate(num_games, policy=policy, seed=seed, **options)
+    if not show:
+        return _module(name).simulate(num_games, policy=policy, seed=seed, **options)
+    module = simulation_module(name)
+    num_threads = options.pop("num_threads", None)
+    job = module.plan(num_games, policy, seed, **options)
+    with numba_threads(num_threads):
+        return module.frame(job, run_with_progress(module.run, job, True, UNITS.get(name, "games")))

@@ -9,11 +9,15 @@ Every game's ``simulate`` module has three steps, so a backend can run the middl
 
 Outputs named in ``SUMMED_OUTPUTS`` are totals over games (added across shards); every other
 output has one row per game (or round) and is concatenated in game order.
+
+``run_with_progress`` uses the same split to show a progress bar on one machine: the job runs
+in consecutive chunks, merged into the result of one run, bit for bit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
@@ -21,7 +25,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from .validation import check_int
+from .validation import check_bool, check_int
 
 SUMMED_OUTPUTS = frozenset({"totals", "action_counts"})
 
@@ -77,6 +81,9 @@ def resolve_policies(policy: str | Sequence[str], num_players: int,
         raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
                          f"got {len(seats)}")
     for name in seats:
+        if not isinstance(name, str):
+            raise TypeError(f"policy must hold policy names (str), one per seat, got "
+                            f"{type(name).__name__} {name!r}")
         if name not in names:
             raise ValueError(f"policy must be one of {tuple(names)}, got {name!r}")
     return np.array([list(names).index(name) for name in seats], dtype=np.int64)
@@ -98,3 +105,60 @@ def numba_threads(num_threads: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(previous)
+
+
+# Progress bars (stderr, tqdm). A bar appears only for a run that lasts longer than
+# PROGRESS_DELAY seconds, so short runs print nothing; chunks are at least PROGRESS_MIN_CHUNK
+# games so that their kernel launches (tens of microseconds each) never show in the run time.
+PROGRESS_DELAY = 1.0
+PROGRESS_CHUNKS = 200
+PROGRESS_MIN_CHUNK = 50_000
+
+
+def show_progress(progress: bool | None) -> bool:
+    """Whether to show a bar: ``progress`` if given, else when stderr is a terminal (so that
+    piped or logged output stays free of bar redraws)."""
+    if progress is None:
+        stream = sys.stderr
+        return stream is not None and hasattr(stream, "isatty") and stream.isatty()
+    return check_bool(progress, "progress")
+
+
+def progress_bar(total: int, unit: str, enabled: bool) -> Any:
+    """A tqdm bar on stderr counting ``total`` ``unit``s (a disabled one when not ``enabled``),
+    shown once the work has taken ``PROGRESS_DELAY`` seconds and erased when it is done."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=f" {unit}", unit_scale=True, dynamic_ncols=True,
+                file=sys.stderr, delay=PROGRESS_DELAY, disable=not enabled, leave=False)
+
+
+def run_with_progress(run: Callable[[SimJob], dict[str, np.ndarray]], job: SimJob,
+                      progress: bool, unit: str = "games") -> dict[str, np.ndarray]:
+    """``run(job)``, or with ``progress`` the job in up to ``PROGRESS_CHUNKS`` consecutive
+    chunks (``SimJob.split``) under a progress bar, merged: the same outputs bit for bit."""
+    chunks = min(PROGRESS_CHUNKS, job.num_games // PROGRESS_MIN_CHUNK)
+    if not progress or chunks < 2:
+        return run(job)
+    parts = []
+    with progress_bar(job.num_games, unit, True) as bar:
+        for chunk in job.split(chunks):
+            parts.append(run(chunk))
+            bar.update(chunk.num_games)
+    return merge_outputs(parts)
+
+
+def progress_slices(total: int, unit: str, enabled: bool,
+                    chunks: int = PROGRESS_CHUNKS) -> Iterator[slice]:
+    """Slices covering ``range(total)`` in order: one when not ``enabled``, else up to
+    ``chunks`` under a progress bar that advances as each slice's work is done (for work whose
+    rows are independent, so that any split gives the same result)."""
+    if not enabled or total < 2:
+        yield slice(0, total)
+        return
+    parts = min(chunks, total)
+    bounds = [total * k // parts for k in range(parts + 1)]
+    with progress_bar(total, unit, True) as bar:
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            yield slice(lo, hi)
+            bar.update(hi - lo)

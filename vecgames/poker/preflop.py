@@ -19,7 +19,8 @@ import pandas as pd
 
 from ..core.cards import format_cards, parse_cards
 from ..core.rng import check_seed
-from ..core.validation import check_int
+from ..core.simulation import progress_slices
+from ..core.validation import check_bool, check_int
 from . import equity_kernels as K
 from .equity import equity
 from .ranges import CLASS_NAMES, CLASS_SIZES, class_combos
@@ -79,16 +80,20 @@ def compute_preflop_matrix(backend: str = "local", **ray_options) -> dict[str, n
     symmetry): arrays ``wins``, ``ties``, ``losses``, ``combos`` [169, 169].
 
     ``backend="ray"`` counts shards of the pairs on a Ray cluster (the same integers);
-    ``ray_options`` go to ``vecgames.distributed.tables.count_boards_ray``."""
+    ``ray_options`` go to ``vecgames.distributed.tables.count_boards_ray``. ``progress=True``
+    (local too): a progress bar on stderr; the pairs are then counted in chunks (the same
+    integers)."""
     assignments, owners = preflop_tasks()
     if backend == "ray":
         from ..distributed.tables import count_boards_ray
 
         out = count_boards_ray(assignments, **ray_options)
     elif backend == "local":
+        progress = check_bool(ray_options.pop("progress", False), "progress")
         if ray_options:
             raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
-        out = count_boards(assignments)
+        out = np.concatenate([count_boards(assignments[part]) for part in
+                              progress_slices(len(assignments), "hand pairs", progress)])
     else:
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     num = len(CLASS_NAMES)
