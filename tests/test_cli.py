@@ -179,3 +179,35 @@ def test_every_game_with_a_report_writes_it():
     from vecgames.cli import REPORTS
 
     assert set(REPORTS) == set(vecgames.core.registry.GAMES)
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+def test_simulate_bar_only_on_a_terminal(monkeypatch, capsys):
+    from test_registry import FakeTTY
+
+    from vecgames.core import simulation
+
+    monkeypatch.setattr(simulation, "PROGRESS_MIN_CHUNK", 100)
+    monkeypatch.setattr(simulation, "PROGRESS_DELAY", 0.0)
+    for tty in (True, False):
+        err = FakeTTY(tty)
+        monkeypatch.setattr("sys.stderr", err)
+        assert main(["simulate", "hanabi", "--games", "1000", "--summary"]) == 0
+        assert ("games/s" in err.text) == tty
+        assert "mean" in capsys.readouterr().out
+
+
+def test_progress_slices(monkeypatch):
+    from test_registry import FakeTTY
+
+    from vecgames.core import simulation
+
+    monkeypatch.setattr(simulation, "PROGRESS_DELAY", 0.0)
+    assert list(simulation.progress_slices(10, "pairs", False)) == [slice(0, 10)]
+    err = FakeTTY(True)
+    monkeypatch.setattr("sys.stderr", err)
+    parts = list(simulation.progress_slices(10, "pairs", True, chunks=4))
+    assert [(s.start, s.stop) for s in parts] == [(0, 2), (2, 5), (5, 7), (7, 10)]
+    assert "pairs" in err.text

@@ -59,3 +59,87 @@ def test_observation_variants(infos):
 def test_unknown_game():
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         game_info("chess")
+
+
+# ---------------------------------------------------------------- progress bars
+
+
+class FakeTTY:
+    """A stderr that says it is a terminal (``isatty``) and keeps what is written."""
+
+    def __init__(self, tty: bool):
+        self.tty, self.parts = tty, []
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.parts.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    @property
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+@pytest.fixture
+def small_chunks(monkeypatch):
+    """Chunks of 100 games and a bar from the first update, so that small runs show both."""
+    from vecgames.core import simulation
+
+    monkeypatch.setattr(simulation, "PROGRESS_MIN_CHUNK", 100)
+    monkeypatch.setattr(simulation, "PROGRESS_CHUNKS", 7)
+    monkeypatch.setattr(simulation, "PROGRESS_DELAY", 0.0)
+
+
+def _count_runs(monkeypatch, name: str) -> list[int]:
+    from vecgames.core.registry import simulation_module
+
+    module, sizes = simulation_module(name), []
+    run = module.run
+
+    def counting(job):
+        sizes.append(job.num_games)
+        return run(job)
+
+    monkeypatch.setattr(module, "run", counting)
+    return sizes
+
+
+@pytest.mark.parametrize("name, options", [
+    ("zhajinhua", {"record_actions": True, "num_players": 4}),
+    ("zhajinhua", {"summary": True}),
+    ("liars_dice", {"num_rounds": 2, "first_game": 10}),
+    ("hanabi", {"summary": True}),
+    ("holdem", {"num_players": 3}),
+])
+def test_chunked_run_is_the_single_run(monkeypatch, small_chunks, name, options):
+    import numpy as np
+
+    whole = vecgames.simulate(name, 1001, seed=9, progress=False, **options)
+    sizes = _count_runs(monkeypatch, name)
+    monkeypatch.setattr("sys.stderr", FakeTTY(tty=False))
+    chunked = vecgames.simulate(name, 1001, seed=9, progress=True, **options)
+    assert len(sizes) == 7 and sum(sizes) == 1001  # it did run in chunks
+    pd.testing.assert_frame_equal(whole, chunked, check_exact=True)
+    assert whole.attrs.keys() == chunked.attrs.keys()
+    for key, value in whole.attrs.items():
+        np.testing.assert_array_equal(np.asarray(value, object),
+                                      np.asarray(chunked.attrs[key], object), key)
+
+
+def test_bar_on_a_terminal_not_on_a_pipe(monkeypatch, small_chunks):
+    terminal = FakeTTY(tty=True)
+    monkeypatch.setattr("sys.stderr", terminal)
+    vecgames.simulate("liars_dice", 1000, progress=None)
+    assert "matches/s" in terminal.text and "/1.00k" in terminal.text
+    pipe = FakeTTY(tty=False)
+    monkeypatch.setattr("sys.stderr", pipe)
+    sizes = _count_runs(monkeypatch, "liars_dice")
+    vecgames.simulate("liars_dice", 1000, progress=None)
+    assert pipe.text == "" and sizes == [1000]  # one run, as without a bar
+    with pytest.raises(TypeError, match="progress must be a bool"):
+        vecgames.simulate("liars_dice", 10, progress="yes")
