@@ -158,7 +158,7 @@ def load_checkpoint(path: str | os.PathLike, device: Any = "cpu") -> dict[str, A
                          f"tensors and plain data ({first})") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
         raise ValueError(f"{os.fspath(path)} is not a checkpoint of this vecgames version "
-                         "(checkpoints written before 0.2 cannot be loaded; retrain)")
+                         "(those of vecgames 0.2.0 and earlier cannot be loaded; retrain)")
     return ckpt
 
 
