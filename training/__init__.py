@@ -1,5 +1,8 @@
 """Trainers built on vecgames' batched envs and torch bridge (needs the ``train`` extra).
 
-- ``vecgames.training.zhajinhua``: episodic REINFORCE with a learned baseline and a KL penalty
-  (``python -m vecgames.training.zhajinhua`` or ``vecgames train zhajinhua``); see docs/training.md.
+One module per game, each run as ``python -m vecgames.training.<game>`` or
+``vecgames train <game>``: ``zhajinhua``, ``holdem`` (REINFORCE with a learned baseline and a
+KL penalty), ``dayaoguai`` (the same update with lambda-returns), ``liars_dice`` (DQN) and
+``hanabi`` (PPO self-play). ``runs`` holds what they share: the run folder (``--resume``,
+``--overwrite``), safe checkpoints and the progress bar. See docs/training.md.
 """
