@@ -114,7 +114,11 @@ def test_env_and_bad_input():
     obs, info = env.reset()
     assert obs.shape == (3, 215) and info["action_mask"].shape == (3, 29)
     assert (info["action_mask"].sum(axis=1) == 1).all() and info["action_mask"][:, 3].all()
-    obs, reward, term, trunc, info = env.step([PASS, 0, 3])  # only the 方块J may open
+    with pytest.raises(ValueError, match=r"dayaoguai env 0: action 28 .*legal actions: \[3\]"):
+        env.step([PASS, 0, 3])  # only the 方块J may open
+    env = vecgames.make("dayaoguai", num_envs=3, seed=1, illegal="penalty")
+    env.reset()
+    obs, reward, term, trunc, info = env.step([PASS, 0, 3])
     assert info["illegal"].tolist() == [True, True, False]
     assert info["action_mask"][2, PASS]  # a card on the table: passing picks it up
     before = env.state.table.copy()
@@ -131,7 +135,7 @@ def test_env_and_bad_input():
 
 
 def test_illegal_actions_change_nothing():
-    env = vecgames.make("dayaoguai", num_envs=2, seed=4)
+    env = vecgames.make("dayaoguai", num_envs=2, seed=4, illegal="penalty")
     env.reset()
     before = env.state.table.copy()
     obs, reward, term, trunc, info = env.step([PASS, 0])  # before the forced 方块J lead

@@ -99,7 +99,12 @@ def test_illegal_actions_and_bad_input():
     env = vecgames.make("hanabi", num_envs=2, seed=4)
     obs, info = env.reset()
     before = env.state.table.copy()
-    obs, reward, term, trunc, info = env.step([0, 20])  # discard at 8 tokens; the no-op
+    with pytest.raises(ValueError, match=r"hanabi env 0: action 0 \(discard"):
+        env.step([0, 20])  # discard at 8 tokens; the no-op
+    np.testing.assert_array_equal(env.state.table, before)
+    env = vecgames.make("hanabi", num_envs=2, seed=4, illegal="penalty")
+    obs, info = env.reset()
+    obs, reward, term, trunc, info = env.step([0, 20])
     assert info["illegal"].all() and not reward.any()
     np.testing.assert_array_equal(env.state.table, before)
     with pytest.raises(ValueError, match="actions must be in"):

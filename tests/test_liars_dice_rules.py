@@ -23,7 +23,7 @@ from vecgames.games.liars_dice import (
     parse_bid,
 )
 from vecgames.games.liars_dice.odds import TAIL, tail_probability
-from vecgames.games.liars_dice.rules import STEPS, field
+from vecgames.games.liars_dice.rules import field
 from vecgames.policies.liars_dice import env_actions
 
 # ---------------------------------------------------------------- bid comparisons (the seed's)
@@ -142,7 +142,7 @@ def play_checked(players, dice, rounds, seed, steps, env_seed_mix=0):
     """Drive 8 envs with random legal actions (and some illegal ones), checking each step
     against a Python model of the rules."""
     env = vecgames.make("liars_dice", num_envs=8, num_players=players, dice=dice,
-                        num_rounds=rounds, seed=seed)
+                        num_rounds=rounds, seed=seed, illegal="penalty")
     obs, info = env.reset()
     rng = np.random.default_rng(seed + env_seed_mix)
     history = [[] for _ in range(8)]  # bids of the round, per env
@@ -167,10 +167,8 @@ def play_checked(players, dice, rounds, seed, steps, env_seed_mix=0):
         for i in range(8):
             p = int(player[i])
             assert info["illegal"][i] == illegal[i]
-            if illegal[i]:
-                unchanged = np.delete(np.arange(table_before.shape[1]), STEPS)
-                np.testing.assert_array_equal(env.state.table[i, unchanged],
-                                              table_before[i, unchanged])
+            if illegal[i]:  # penalty mode: nothing moves, not even the step count
+                np.testing.assert_array_equal(env.state.table[i], table_before[i])
                 assert info["current_player"][i] == p
                 assert not info["round_over"][i] and reward[i].tolist() == [0.0] * players
                 continue
@@ -203,16 +201,14 @@ def test_env_follows_the_rules(players, dice, rounds):
 
 
 def test_illegal_action_changes_nothing():
-    env = vecgames.make("liars_dice", num_envs=4, seed=3, illegal_penalty=0.5)
+    env = vecgames.make("liars_dice", num_envs=4, seed=3, illegal="penalty",
+                        illegal_penalty=0.5)
     obs, info = env.reset()
     before_obs = obs.copy()
     before = env.state.table.copy()
     obs, reward, term, trunc, info = env.step(np.zeros(4, np.int64))  # challenge with no bid
     assert info["illegal"].all() and not term.any()
-    steps = field(env.state, "steps")
-    np.testing.assert_array_equal(steps, 1)
-    steps[:] = 0
-    np.testing.assert_array_equal(env.state.table, before)
+    np.testing.assert_array_equal(env.state.table, before)  # not even the step count
     np.testing.assert_array_equal(obs, before_obs)
     p = info["current_player"]
     assert (reward[np.arange(4), p] == -0.5).all()
@@ -246,8 +242,8 @@ def test_repeat_cycle_and_truncation():
     for a in cycle[:3]:
         _, _, _, _, info = env.step([a])
         assert not info["illegal"][0]
-    _, _, _, _, info = env.step([cycle[3]])
-    assert info["illegal"][0]  # a bid already made this round
+    with pytest.raises(ValueError, match="liars_dice env 0: action"):
+        env.step([cycle[3]])  # a bid already made this round
     # without the no-repeat rule the cycle runs until the step cap truncates the match
     env = vecgames.make("liars_dice", num_envs=1, seed=0, forbid_repeat_bids=False,
                         max_round_steps=10)
@@ -423,8 +419,9 @@ def test_tail_table_is_exact():
     ({"dice": 11}, ValueError, "dice"),
     ({"num_rounds": 0}, ValueError, "num_rounds"),
     ({"reward": "sum"}, ValueError, "reward"),
-    ({"illegal_penalty": -1}, ValueError, "illegal_penalty"),
-    ({"illegal_penalty": "x"}, TypeError, "illegal_penalty"),
+    ({"illegal": "penalty", "illegal_penalty": -1}, ValueError, "illegal_penalty"),
+    ({"illegal": "penalty", "illegal_penalty": "x"}, TypeError, "illegal_penalty"),
+    ({"illegal_penalty": 1.0}, ValueError, "illegal='penalty'"),
     ({"forbid_repeat_bids": 1}, TypeError, "forbid_repeat_bids"),
     ({"observation": "pixels"}, ValueError, "observation"),
     ({"max_round_steps": 0}, ValueError, "max_round_steps"),

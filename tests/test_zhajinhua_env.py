@@ -196,10 +196,12 @@ def rule_options(draw) -> dict:
 def test_env_matches_reference(opts, seed, play_seed, illegal_p, bet_bias, rigged):
     """With ``rigged``, every deal is replaced by one from ``rigged_hands`` (ties, 2-3-5 and
     豹子 at the same table, split pots with odd chips); a fresh deal's observation shows no
-    cards, so the env's outputs of the terminal step stay valid."""
+    cards, so the env's outputs of the terminal step stay valid. Illegal actions (penalty
+    mode) leave the game as it was: the reference is not stepped for them."""
     num_envs = 3
     n = opts["num_players"]
-    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=seed, **opts)
+    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=seed, illegal="penalty",
+                        illegal_penalty=1.5, **opts)
     obs, info = env.reset()
     rng = np.random.default_rng(play_seed)
     if rigged:
@@ -217,6 +219,15 @@ def test_env_matches_reference(opts, seed, play_seed, illegal_p, bet_bias, rigge
         assert not truncated.any()
         for i in range(num_envs):
             where = f"step {step} env {i} action {actions[i]}"
+            if not games[i].legal_mask()[actions[i]]:
+                assert info["illegal"][i] and not terminated[i], where
+                want = np.zeros(n, np.float32)
+                want[games[i].player] = -1.5
+                np.testing.assert_array_equal(reward[i], want, err_msg=where)
+                assert_state_matches(env, i, games[i])
+                assert_obs_equal(obs[i], games[i].observation(), where)
+                continue
+            assert not info["illegal"][i], where
             res = games[i].step(int(actions[i]))
             np.testing.assert_array_equal(reward[i], res.reward.astype(np.float32),
                                           err_msg=where)
@@ -287,7 +298,7 @@ def test_env_deal_is_the_stream_of_its_global_index():
 ])
 def test_random_play_invariants(opts):
     num_envs, steps = 256, 400
-    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=5, **opts)
+    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=5, illegal="penalty", **opts)
     n, ante = env.num_players, opts.get("ante", 1)
     max_rounds = opts.get("max_rounds", 20)
     obs, info = env.reset()
@@ -302,10 +313,11 @@ def test_random_play_invariants(opts):
         actions[wild] = rng.integers(0, 15, wild.sum())
         first_step = decisions == 0
         obs, reward, terminated, truncated, info = env.step(actions)
-        decisions += 1
+        moved = ~info["illegal"]  # a wild illegal action moved nothing (penalty 0)
+        decisions += moved
         game_reward += reward
         # the first step of a game charges every seat its ante (the look phase pays nothing)
-        fs = first_step & ~terminated
+        fs = first_step & ~terminated & moved
         np.testing.assert_array_equal(reward[fs], np.full((fs.sum(), n), -ante, np.float32))
         # a game's rewards sum to zero; the bound on decisions holds
         assert np.all(game_reward[terminated].sum(axis=1) == 0)
@@ -327,12 +339,13 @@ def test_random_play_invariants(opts):
     {"num_players": 6, "no_compare_rounds": 0},
     {"num_players": 3, "no_compare_rounds": 1, "max_rounds": 4},
 ])
-def test_mask_legal_accepted_illegal_eliminates(opts):
+def test_mask_legal_accepted_illegal_changes_nothing(opts):
     """Each of the 15 actions from the same states: masked-in ones are played as such (the
-    actor stays in unless it folds or loses a compare), masked-out ones put the actor out
-    without it paying anything."""
+    actor stays in unless it folds or loses a compare), masked-out ones (penalty mode) change
+    nothing but cost the actor the penalty (the env never puts a player out for them)."""
     num_envs = 128
-    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=11, **opts)
+    env = vecgames.make("zhajinhua", num_envs=num_envs, seed=11, illegal="penalty",
+                        illegal_penalty=1.0, **opts)
     n = env.num_players
     env.reset()
     rng = np.random.default_rng(3)
@@ -351,14 +364,18 @@ def test_mask_legal_accepted_illegal_eliminates(opts):
         phase = field(env.state, "phase").copy()
         for a in range(15):
             restore(env, snap)
-            _, reward, terminated, _, _ = env.step(np.full(num_envs, a))
+            _, reward, terminated, _, info = env.step(np.full(num_envs, a))
             actor_paid = -reward[rows, actor] - ante_charge
             alive_after = (field(env.state, "alive") >> actor) & 1
             same_game = ~terminated
             legal = mask[:, a]
-            # illegal: out, nothing paid (also when it ended the game)
-            assert np.all(actor_paid[~legal] == 0), a
-            assert np.all(alive_after[~legal & same_game] == 0), a
+            # illegal: nothing moved, the penalty (and no ante: no step of the game was taken)
+            np.testing.assert_array_equal(info["illegal"], ~legal)
+            assert np.all(reward[~legal].sum(axis=1) == -1.0), a
+            assert np.all(reward[rows, actor][~legal] == -1.0) and np.all(same_game[~legal]), a
+            for key in ("table", "deck", "rng"):
+                np.testing.assert_array_equal(getattr(env.state, key)[~legal],
+                                              snap[key][~legal])
             if a in (0, 1):  # a legal look-phase choice: same player, action phase next
                 ok = legal & same_game
                 assert np.all(alive_after[ok] == 1)

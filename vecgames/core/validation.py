@@ -7,6 +7,10 @@ from typing import Any
 
 import numpy as np
 
+# The largest batch an env takes: its buffers grow with it (a few KB per env), and a batch
+# this size already needs tens of GB.
+MAX_NUM_ENVS = 2**24
+
 
 def check_int(value: Any, name: str, low: int | None = None, high: int | None = None) -> int:
     """An int (not bool) in [low, high]; raises TypeError/ValueError naming ``name``."""
@@ -18,6 +22,31 @@ def check_int(value: Any, name: str, low: int | None = None, high: int | None = 
         hi = "inf" if high is None else high
         raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
     return value
+
+
+def check_number(value: Any, name: str, low: float | None = None) -> float:
+    """A finite real number (not bool) >= low, as a float; raises TypeError/ValueError."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(
+            value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__}")
+    try:
+        out = float(value)
+    except OverflowError:  # an int too large for a float
+        out = float("inf")
+    if not np.isfinite(out) or (low is not None and out < low):
+        bound = "" if low is None else f" >= {low}"
+        raise ValueError(f"{name} must be a finite number{bound}, got {value}")
+    return out
+
+
+def as_array(value: Any, name: str) -> np.ndarray:
+    """``np.asarray(value)``; a ragged nesting (which numpy refuses) is a ValueError naming
+    ``name``."""
+    try:
+        return np.asarray(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be an array (equal-length rows), got a ragged "
+                         f"{type(value).__name__}") from None
 
 
 def check_bool(value: Any, name: str) -> bool:
@@ -47,7 +76,9 @@ def check_actions(actions: Any, num_envs: int, num_actions: int,
     [lowest, num_actions) (``lowest=-1`` admits ``VecEnv.WAIT``)."""
     arr = np.asarray(actions)
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
-        raise TypeError(f"actions must be an integer array, got dtype {arr.dtype}")
+        # never cast: a float (even 1.0), bool or NaN is a bug in the caller's policy
+        raise TypeError(f"actions must be integers (an int array of shape ({num_envs},)), got "
+                        f"{type(actions).__name__} of dtype {arr.dtype}")
     if arr.shape != (num_envs,):
         raise ValueError(f"actions must have shape ({num_envs},), got {arr.shape}")
     if num_envs and (arr.min() < lowest or arr.max() >= num_actions):

@@ -16,7 +16,20 @@ game charges when it is dealt (an ante, say) is part of the reward of that game'
 already reported for them do not sum to zero.
 
 The returned arrays are the env's own buffers, reused by the next call (no allocation per step,
-and the torch bridge can wrap them without a copy): copy what you want to keep.
+and the torch bridge can wrap them without a copy): copy what you want to keep, and do not
+write to them (legality is decided by the rules, never by an edited mask).
+
+Illegal actions, the same in every game: an action outside the rules of the state it is given
+to (``info["action_mask"]`` False) is refused by ``step``. With ``illegal="raise"`` (the
+default) ``step`` raises a ``ValueError`` naming the game, the env index, the action, the
+player to act and the legal actions, before anything changes: state, random streams and the
+returned buffers are left as they were. With ``illegal="penalty"`` (for RL code that prefers a
+signal to an exception) an env given an illegal action does not move, as with ``WAIT``: the
+same player acts again, its reward is ``-illegal_penalty`` (default 0), every other reward of
+that row 0, and ``info["illegal"]`` is True for that env (always False under ``"raise"``).
+Actions that are not integers (floats, even ``1.0``, NaN, bools, None, strings, object
+arrays), arrays of the wrong shape and ids outside ``[-1, num_actions)`` raise
+``TypeError``/``ValueError`` in both modes: nothing is ever cast.
 
 Env ``i`` draws from the random stream of global index ``env_offset + i`` under ``seed``, so a
 batch gives the same games for the same seed whatever the thread count or the batch split.
@@ -34,8 +47,38 @@ from typing import Any
 
 import numpy as np
 
+from .jit import jit
 from .rng import check_seed, seed_streams
-from .validation import check_actions, check_int
+from .validation import MAX_NUM_ENVS, check_actions, check_choice, check_int, check_number
+
+ILLEGAL_MODES = ("raise", "penalty")
+
+
+@jit
+def find_illegal(actions, mask, out):
+    """out[i] = whether env i's action is illegal under ``mask`` (``WAIT`` is legal); returns
+    the first such env, or -1. A game whose rules are cheap to ask uses them instead."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        bad = a >= 0 and not mask[i, a]
+        out[i] = bad
+        if bad and first < 0:
+            first = i
+    return first
+
+
+def _runs(ids: np.ndarray) -> str:
+    """``0, 3..40, 52``: sorted ids with runs of three or more written as ranges."""
+    parts, k = [], 0
+    while k < len(ids):
+        end = k
+        while end + 1 < len(ids) and ids[end + 1] == ids[end] + 1:
+            end += 1
+        parts.append(f"{ids[k]}..{ids[end]}" if end - k >= 2 else
+                     ", ".join(str(int(a)) for a in ids[k:end + 1]))
+        k = end + 1
+    return ", ".join(parts)
 
 
 class VecEnv:
@@ -49,11 +92,17 @@ class VecEnv:
     # for "nothing happened": a waiting env reads these; the other entries keep their rows.
     event_info: dict[str, Any] = {}
 
-    def __init__(self, num_envs: int, num_players: int, seed: int = 0, env_offset: int = 0):
-        self.num_envs = check_int(num_envs, "num_envs", 1)
+    def __init__(self, num_envs: int, num_players: int, seed: int = 0, env_offset: int = 0,
+                 illegal: str = "raise", illegal_penalty: float = 0.0):
+        self.num_envs = check_int(num_envs, "num_envs", 1, MAX_NUM_ENVS)
         self.num_players = num_players
         self.env_offset = check_int(env_offset, "env_offset", 0, 2**62)
         self._seed = check_seed(seed)
+        self.illegal: str = check_choice(illegal, "illegal", ILLEGAL_MODES)
+        self.illegal_penalty = check_number(illegal_penalty, "illegal_penalty", 0.0)
+        if self.illegal == "raise" and self.illegal_penalty != 0.0:
+            raise ValueError("illegal_penalty is charged only with illegal='penalty' "
+                             "(illegal='raise' refuses illegal actions)")
         b = self.num_envs
         self._rng = np.zeros(b, dtype=np.uint64)
         self._obs = np.zeros((b, self.obs_dim), dtype=np.float32)
@@ -62,12 +111,17 @@ class VecEnv:
         self._truncated = np.zeros(b, dtype=np.bool_)
         self._mask = np.zeros((b, self.num_actions), dtype=np.bool_)
         self._current = np.zeros(b, dtype=np.int32)
-        self._info: dict[str, Any] = {"action_mask": self._mask, "current_player": self._current}
+        self._illegal = np.zeros(b, dtype=np.bool_)
+        self._bad = np.zeros(b, dtype=np.bool_)  # scratch: written before the step may raise
+        self._info: dict[str, Any] = {"action_mask": self._mask, "current_player": self._current,
+                                      "illegal": self._illegal}
         self._started = False
 
     # -- the contract ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Deal new games in every env. With ``seed`` (or on the first call) reseed the streams."""
+        """Deal new games in every env. With ``seed`` (or on the first call) reseed the streams.
+
+        Returns the env's own buffers, overwritten by the next ``reset``/``step``."""
         if seed is not None:
             self._seed = check_seed(seed)
         if seed is not None or not self._started:
@@ -76,23 +130,68 @@ class VecEnv:
         self._reward[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
+        self._illegal[:] = False
         self._started = True
         return self._obs, self._info
 
     def step(self, actions: Any):
-        """Apply one action per env (validated first; on error nothing changes)."""
+        """Apply one action per env (``WAIT`` = -1: that env does not move).
+
+        Bad input raises before anything changes: ``TypeError``/``ValueError`` for actions that
+        are not integers in ``[-1, num_actions)`` of shape ``(num_envs,)``, and, with
+        ``illegal="raise"``, ``ValueError`` for an illegal action (``illegal="penalty"``: that
+        env does not move and its player is charged ``illegal_penalty``). Returns the env's own
+        buffers, overwritten by the next ``reset``/``step``: copy what you keep."""
         if not self._started:
             raise RuntimeError("call reset() before step()")
         checked = check_actions(actions, self.num_envs, self.num_actions, lowest=self.WAIT)
+        checked = self._refuse_illegal(checked, self._find_illegal(checked, self._bad))
         self._step_all(checked)  # every game's step kernel skips a negative action
-        waiting = checked == self.WAIT
+        self._finish_step(checked == self.WAIT)
+        return self._obs, self._reward, self._terminated, self._truncated, self._info
+
+    def _refuse_illegal(self, actions: np.ndarray, first: int) -> np.ndarray:
+        """Raise for the first illegal action (``illegal="raise"``), or turn every illegal
+        one into ``WAIT`` (``"penalty"``, on a copy: the caller's array is never written)."""
+        if first < 0:
+            return actions
+        if self.illegal == "raise":
+            raise ValueError(self._illegal_message(first, self._action_text(int(actions[first]))))
+        return np.where(self._bad, self.WAIT, actions)
+
+    def _illegal_message(self, i: int, action: str) -> str:
+        legal = _runs(np.flatnonzero(self._mask[i]))
+        return (f"{self.name} env {i}: {action} is illegal for player {int(self._current[i])} "
+                f"(the player to act); legal actions: [{legal}]{self._illegal_detail(i)}. Mask "
+                f"the policy with info['action_mask'], or make the env with illegal='penalty'")
+
+    def _illegal_detail(self, i: int) -> str:
+        """More about env i's legal moves, for the message (a game may say more)."""
+        return ""
+
+    def _action_text(self, action: int) -> str:
+        """``action 3`` with the game's name for it where it has one."""
+        names = getattr(self, "action_names", None)
+        namer = getattr(self, "action_name", None)
+        if names is not None:
+            return f"action {action} ({names[action]})"
+        if callable(namer):
+            return f"action {action} ({namer(action)})"
+        return f"action {action}"
+
+    def _finish_step(self, waiting: np.ndarray) -> None:
+        """The per-step outputs of the envs that did not move, and the illegal-move flags."""
         if waiting.any():  # their rows of the per-step outputs: nothing happened
             self._reward[waiting] = 0.0
             self._terminated[waiting] = False
             self._truncated[waiting] = False
             for key, neutral in self.event_info.items():
                 self._info[key][waiting] = neutral
-        return self._obs, self._reward, self._terminated, self._truncated, self._info
+        self._illegal[:] = False
+        if self.illegal == "penalty":
+            np.logical_and(self._bad, waiting, out=self._illegal)
+            rows = np.flatnonzero(self._illegal)
+            self._reward[rows, self._current[rows]] = -self.illegal_penalty
 
     @property
     def action_mask(self) -> np.ndarray:
@@ -109,6 +208,11 @@ class VecEnv:
         return check_int(i, "i", 0, self.num_envs - 1)
 
     # -- what a game supplies ----------------------------------------------------------------
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        """out[i] = whether env i's action (a checked int, ``WAIT`` allowed) breaks the rules;
+        the first such env or -1. Reads nothing but the state: raising after it is safe."""
+        return int(find_illegal(actions, self._mask, out))
+
     def _reset_all(self) -> None:  # pragma: no cover - abstract
         raise NotImplementedError
 

@@ -8,6 +8,7 @@ import numpy as np
 from numba import prange
 
 from ...core.jit import jit
+from ...core.validation import check_int
 from ...core.vec_env import VecEnv
 from .observe import obs_dim, observe_one
 from .rules import (
@@ -44,24 +45,36 @@ def _reset_kernel(s, r, obs, mask, current):
 
 
 @jit
-def _step_env(s, i, r, a, reward, illegal, truncated):
-    """One step of env i: bean transfers as rewards; a new game when this one ends."""
+def _step_env(s, i, r, a, reward, truncated):
+    """One step of env i (a legal action: ``VecEnv.step`` refused the others): bean transfers
+    as rewards; a new game when this one ends."""
     for q in range(r.num_players):
         reward[i, q] = 0.0
-    legal, done, cut = step_one(s, i, a, r, reward[i])
-    illegal[i] = not legal
+    _, done, cut = step_one(s, i, a, r, reward[i])
     truncated[i] = cut
     if done or cut:
         reset_one(s, i, r)
     return done
 
 
+@jit
+def _illegal_kernel(s, r, actions, out):
+    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        out[i] = a >= 0 and not (legal_bits(s.table[i], r) >> a) & 1
+        if out[i] and first < 0:
+            first = i
+    return first
+
+
 @jit(parallel=True)
-def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, current, illegal):
+def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, current):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, actions[i], reward, illegal, truncated)
+        terminated[i] = _step_env(s, i, r, actions[i], reward, truncated)
         _publish(s, i, r, obs, mask, current)
 
 
@@ -70,31 +83,34 @@ class DaYaoguaiEnv(VecEnv):
     (1: beans per card picked up), ``max_steps`` (1000: truncation).
 
     Actions: 0..27 play that card (id = 4 x rank + suit, ranks J Q K 3 8 5 10, suits h s c
-    d), 28 pass and pick up the table. An illegal action changes nothing and the same player
-    acts again (``info["illegal"]``). Rewards are the bean transfers of a pickup, at that
-    step, for every player (zero-sum). ``obs`` is the view of the player to act
-    (``observe.py``).
+    d), 28 pass and pick up the table. An illegal action raises (``illegal="raise"``) or is
+    charged ``illegal_penalty`` with nothing moved and ``info["illegal"]`` set
+    (``illegal="penalty"``): the contract of ``vecgames.core.vec_env``. Rewards are the bean
+    transfers of a pickup, at that step, for every player (zero-sum). ``obs`` is the view of
+    the player to act (``observe.py``). ``reset``/``step`` return the env's own buffers,
+    overwritten by the next call.
     """
 
     name = "dayaoguai"
-    event_info = {"illegal": False}
     num_actions = NUM_ACTIONS
 
-    def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0, **options: Any):
+    def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
+                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
         self.rules: Rules = make_rules(**options)
         self.obs_dim = obs_dim(self.rules.num_players)
-        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
+                         illegal_penalty)
         self.state: State = new_state(self.num_envs, rng=self._rng)
-        self._info["illegal"] = np.zeros(self.num_envs, np.bool_)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)
-        self._info["illegal"][:] = False
+
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        return int(_illegal_kernel(self.state, self.rules, actions, out))
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, actions, self._obs, self._reward,
-                     self._terminated, self._truncated, self._mask, self._current,
-                     self._info["illegal"])
+                     self._terminated, self._truncated, self._mask, self._current)
 
     def legal_actions(self, i: int) -> list[int]:
         i = self._check_index(i)
@@ -102,7 +118,8 @@ class DaYaoguaiEnv(VecEnv):
 
     @staticmethod
     def action_name(action: int) -> str:
-        return "pass (pick up)" if action == PASS else f"play {card_name(int(action))}"
+        action = check_int(action, "action", 0, NUM_ACTIONS - 1)
+        return "pass (pick up)" if action == PASS else f"play {card_name(action)}"
 
     def render(self, i: int) -> str:
         i = self._check_index(i)

@@ -8,7 +8,7 @@ import numpy as np
 from numba import prange
 
 from ...core.jit import jit
-from ...core.validation import check_choice
+from ...core.validation import as_array, check_choice, check_int
 from ...core.vec_env import VecEnv
 from .observe import ENCODERS, SEED1680, obs_dim, observe_all, observe_one
 from .rules import (
@@ -70,11 +70,11 @@ def _begin_kernel(s, r, encoder, all_seats, obs, mask, legal, current):
 
 
 @jit
-def _step_env(s, i, r, a, reward, illegal, score, end):
-    """One step of env i: the shared reward; a new game when this one ends (its return and
-    how it ended are kept in ``score[i]`` and ``end[i]`` first; -1 there otherwise)."""
-    value, legal = step_one(s, i, a, r)
-    illegal[i] = not legal
+def _step_env(s, i, r, a, reward, score, end):
+    """One step of env i (a legal action: ``VecEnv.step`` refused the others): the shared
+    reward; a new game when this one ends (its return and how it ended are kept in
+    ``score[i]`` and ``end[i]`` first; -1 there otherwise)."""
+    value, _ = step_one(s, i, a, r)
     for q in range(r.num_players):
         reward[i, q] = value
     done = s.table[i, TERMINAL] != 0
@@ -87,13 +87,25 @@ def _step_env(s, i, r, a, reward, illegal, score, end):
     return done
 
 
+@jit
+def _illegal_kernel(s, r, actions, out):
+    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        out[i] = a >= 0 and not (legal_bits(s.table[i], r) >> a) & 1
+        if out[i] and first < 0:
+            first = i
+    return first
+
+
 @jit(parallel=True)
 def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mask, legal,
-                 current, illegal, score, end):
+                 current, score, end):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, actions[i], reward, illegal, score, end)
+        terminated[i] = _step_env(s, i, r, actions[i], reward, score, end)
         _publish(s, i, r, encoder, all_seats, obs, mask, legal, current)
 
 
@@ -102,22 +114,25 @@ class HanabiEnv(VecEnv):
 
     ``step(actions)`` takes the action of the player to act in each env (``[B]``; a ``[B, P]``
     array of every agent's action, JaxMARL style, is accepted too: only the player to act's
-    entry counts). An illegal action changes nothing and the same player acts again
-    (``info["illegal"]``). The reward, shared by all players, is the change in the total
-    firework height (on the move that loses the last life, minus the total, so that the game's
-    return is 0). ``info["legal_moves"]`` ``[B, P, A]`` holds every seat's legal moves (the
-    no-op only, for the seats not to act); ``info["score"]`` the return of the games that
-    ended at this step (their firework total, 0 if the lives ran out; -1 elsewhere) and
+    entry counts). An illegal action raises (``illegal="raise"``) or is charged
+    ``illegal_penalty`` with nothing moved and ``info["illegal"]`` set (``illegal="penalty"``):
+    the contract of ``vecgames.core.vec_env``. The reward, shared by all players, is the change
+    in the total firework height (on the move that loses the last life, minus the total, so that
+    the game's return is 0). ``info["legal_moves"]`` ``[B, P, A]`` holds every seat's legal
+    moves (the no-op only, for the seats not to act); ``info["score"]`` the return of the games
+    that ended at this step (their firework total, 0 if the lives ran out; -1 elsewhere) and
     ``info["end"]`` how they ended (an index into ``END_NAMES``: lives, perfect, deck; -1).
     ``obs`` is ``[B, D]`` for the seat to act (``observers="current"``) or ``[B, P, D]`` for
-    every seat (``observers="all"``).
+    every seat (``observers="all"``). ``reset``/``step`` return the env's own buffers,
+    overwritten by the next call.
     """
 
     name = "hanabi"
-    event_info = {"illegal": False, "score": -1, "end": -1}
+    event_info = {"score": -1, "end": -1}
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
-                 obs: str = "jaxmarl", observers: str = "current", **options: Any):
+                 obs: str = "jaxmarl", observers: str = "current", illegal: str = "raise",
+                 illegal_penalty: float = 0.0, **options: Any):
         self.rules: Rules = make_rules(**options)
         self.encoder = check_choice(obs, "obs", ENCODERS)
         self._encoder = ENCODERS.index(self.encoder)
@@ -128,7 +143,8 @@ class HanabiEnv(VecEnv):
         self._all = self.observers == "all"
         self.num_actions = self.rules.num_actions
         self.obs_dim = obs_dim(self._encoder, self.rules.num_players, self.rules.hand_size)
-        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
+                         illegal_penalty)
         b, n = self.num_envs, self.num_players
         # The kernels write [B, seats, D]; with one seat the returned obs is its [B, D] view.
         self._obs3 = np.zeros((b, n if self._all else 1, self.obs_dim), np.float32)
@@ -137,26 +153,29 @@ class HanabiEnv(VecEnv):
         self._legal = np.zeros((b, n, self.num_actions), np.bool_)
         self._score = np.full(b, -1, np.int64)
         self._end = np.full(b, -1, np.int8)
-        self._info.update(legal_moves=self._legal, illegal=np.zeros(b, np.bool_),
-                          score=self._score, end=self._end)
+        self._info.update(legal_moves=self._legal, score=self._score, end=self._end)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._encoder, self._all, self._obs3,
                       self._mask, self._legal, self._current)
-        self._info["illegal"][:] = False
         self._score[:] = -1
         self._end[:] = -1
 
     def step(self, actions: Any):
+        """``VecEnv.step`` (``[B]`` actions, or ``[B, P]`` with the player to act's entry
+        used); returns the env's own buffers, overwritten by the next call."""
         arr = np.asarray(actions)
         if arr.ndim == 2 and arr.shape == (self.num_envs, self.num_players) and self._started:
             actions = arr[np.arange(self.num_envs), self._current]
         return super().step(actions)
 
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        return int(_illegal_kernel(self.state, self.rules, actions, out))
+
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._encoder, self._all, actions, self._obs3,
                      self._reward, self._terminated, self._mask, self._legal, self._current,
-                     self._info["illegal"], self._score, self._end)
+                     self._score, self._end)
 
     def reset_from_deck(self, decks: Any) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every env from a given deck order, top card first: card ids ``[B, 50]`` (or
@@ -173,7 +192,7 @@ class HanabiEnv(VecEnv):
         self._reward[:] = 0.0
         self._terminated[:] = False
         self._truncated[:] = False
-        self._info["illegal"][:] = False
+        self._illegal[:] = False
         self._score[:] = -1
         self._end[:] = -1
         return self._obs, self._info
@@ -184,7 +203,7 @@ class HanabiEnv(VecEnv):
         return [int(a) for a in np.flatnonzero(self._mask[i])]
 
     def action_name(self, action: int) -> str:
-        return action_name(int(action), self.rules)
+        return action_name(check_int(action, "action", 0, self.num_actions - 1), self.rules)
 
     def render(self, i: int) -> str:
         i = self._check_index(i)
@@ -241,7 +260,7 @@ def action_name(action: int, rules: Rules) -> str:
 
 def deck_ids(decks: Any, num_envs: int) -> np.ndarray:
     """Validate decks as card ids ``[num_envs, 50]`` (see ``HanabiEnv.reset_from_deck``)."""
-    arr = np.asarray(decks)
+    arr = as_array(decks, "decks")
     if arr.ndim >= 3 and arr.shape[-2:] == (5, 5):  # JaxMARL's one-hot form
         flat = arr.reshape(*arr.shape[:-2], 25)
         if not np.isin(flat, (0, 1)).all() or not (flat.sum(axis=-1) == 1).all():

@@ -10,6 +10,7 @@ from numba import prange
 
 from ...core.cards import format_cards
 from ...core.jit import jit
+from ...core.rng import check_seed
 from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
@@ -133,7 +134,11 @@ class HoldemEnv(VecEnv):
 
     ``step(actions)`` takes discrete actions (``action_names``), ``step_amounts(kinds,
     amounts)`` exact ones: kind 0 fold, 1 check/call, 2 raise to ``amounts[i]`` chips. Both
-    reject an illegal action with a ``ValueError`` naming the env, before anything changes.
+    keep the illegal-action contract of ``vecgames.core.vec_env`` (``illegal="raise"``: a
+    ``ValueError`` naming the env, the action, the legal actions and the raise range, before
+    anything changes; ``illegal="penalty"``: that env does not move and its player is charged
+    ``illegal_penalty``); the rules decide, not the returned mask. ``reset``/``step``/
+    ``step_amounts`` return the env's own buffers, overwritten by the next call.
     Rewards (``rewards="hand"``): every player's chip change, at the step that ends the hand
     (0 before); ``rewards="step"``: the chips each player put in at each step as negative
     rewards (blinds at a hand's first step) and the pots paid out at its last step.
@@ -144,7 +149,7 @@ class HoldemEnv(VecEnv):
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
                  raise_fractions: Sequence[float] = DEFAULT_FRACTIONS, rewards: str = "hand",
-                 **options: Any):
+                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
         self.per_step = check_choice(rewards, "rewards", ("hand", "step")) == "step"
         self.rules: Rules = make_rules(**options)
         self.stacks = starting_stacks(**options)
@@ -158,7 +163,8 @@ class HoldemEnv(VecEnv):
         self.fractions = fractions
         self.num_actions = len(fractions) + 4
         self.action_names = action_names(fractions)
-        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
+                         illegal_penalty)
         self.state: State = new_state(self.num_envs, self.stacks, rng=self._rng)
         b = self.num_envs
         self._kinds = np.zeros(b, np.int64)
@@ -166,7 +172,10 @@ class HoldemEnv(VecEnv):
         self._codes = np.zeros(b, np.int64)
 
     def reset(self, seed: int | None = None):
-        """Deal new hands in every env; reseeding also restarts a rotating button at seat 0."""
+        """Deal new hands in every env; reseeding also restarts a rotating button at seat 0.
+        Returns the env's own buffers, overwritten by the next call."""
+        if seed is not None:
+            check_seed(seed)  # before the button changes
         if seed is not None or not self._started:
             self.state.table[:, NEXT_BUTTON] = 0
         return super().reset(seed)
@@ -175,11 +184,21 @@ class HoldemEnv(VecEnv):
         _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
                       self._current)
 
-    def _step_all(self, actions: np.ndarray) -> None:
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        """The rules decide (the mask is the caller's buffer): the discrete actions as
+        kinds/amounts, kept for ``_step_all``, checked by ``check_action``."""
         _discrete_kernel(self.state, self.rules, actions, self.fractions, self._kinds,
                          self._amounts)
-        # The mask is the caller's buffer (it may have been edited): the rules decide.
-        self._check(self._kinds, self._amounts, actions)
+        return self._rule_check(self._kinds, self._amounts, out)
+
+    def _rule_check(self, kinds: np.ndarray, amounts: np.ndarray, out: np.ndarray) -> int:
+        _check_kernel(self.state, self.rules, kinds, amounts, self._codes)
+        np.not_equal(self._codes, OK, out=out)
+        return int(np.argmax(out)) if out.any() else -1
+
+    def _step_all(self, actions: np.ndarray) -> None:
+        # kinds/amounts of ``_find_illegal``; an action it refused is now WAIT (penalty mode)
+        np.putmask(self._kinds, actions == self.WAIT, WAIT_KIND)
         self._apply(self._kinds, self._amounts)
 
     def _apply(self, kinds: np.ndarray, amounts: np.ndarray) -> None:
@@ -188,32 +207,34 @@ class HoldemEnv(VecEnv):
                      self._codes)
 
     def step_amounts(self, kinds: Any, amounts: Any):
-        """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``."""
+        """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``.
+
+        Illegal ones follow the env's ``illegal`` mode, as in ``step`` (no ``WAIT`` here).
+        Returns the env's own buffers, overwritten by the next call."""
         if not self._started:
             raise RuntimeError("call reset() before step_amounts()")
-        kinds = self._int_array(kinds, "kinds")
+        kinds = self._int_array(kinds, "kinds")  # copies: the caller's arrays are not written
         amounts = self._int_array(amounts, "amounts")
         if kinds.size and kinds.min() < 0:  # the kernels read a negative kind as a wait
             bad = int(np.flatnonzero(kinds < 0)[0])
-            raise ValueError(f"env {bad}: kind {int(kinds[bad])} amount {int(amounts[bad])}: "
-                             f"unknown action kind")
-        self._check(kinds, amounts)
+            raise ValueError(f"{self.name} env {bad}: kind {int(kinds[bad])} amount "
+                             f"{int(amounts[bad])}: unknown action kind (0 fold, 1 check/call, "
+                             f"2 raise; no WAIT here)")
+        first = self._rule_check(kinds, amounts, self._bad)
+        if first >= 0:
+            what = f"kind {int(kinds[first])} amount {int(amounts[first])}"
+            if self.illegal == "raise":
+                raise ValueError(self._illegal_message(first, what))
+            np.putmask(kinds, self._bad, WAIT_KIND)
         self._apply(kinds, amounts)
+        self._finish_step(kinds == WAIT_KIND)
         return self._obs, self._reward, self._terminated, self._truncated, self._info
 
-    def _check(self, kinds: np.ndarray, amounts: np.ndarray,
-               actions: np.ndarray | None = None) -> None:
-        """Raise naming the first env whose action the rules reject (nothing is applied)."""
-        _check_kernel(self.state, self.rules, kinds, amounts, self._codes)
-        bad = np.flatnonzero(self._codes != OK)
-        if bad.size:
-            i = int(bad[0])
-            to_call, lo, hi = raise_bounds(self.state, i, self.rules)
-            bounds = f"raise to {lo}..{hi}" if lo <= hi else "no raise"
-            what = (f"action {int(actions[i])} ({self.action_names[actions[i]]})"
-                    if actions is not None else f"kind {int(kinds[i])} amount {int(amounts[i])}")
-            raise ValueError(f"env {i}: {what}: {ILLEGAL_NAMES[int(self._codes[i])]} "
-                             f"(to call {to_call}, {bounds})")
+    def _illegal_detail(self, i: int) -> str:
+        """The rule broken and the chips at stake (``_codes`` holds the last check)."""
+        to_call, lo, hi = raise_bounds(self.state, i, self.rules)
+        bounds = f"raise to {lo}..{hi}" if lo <= hi else "no raise"
+        return f" ({ILLEGAL_NAMES[int(self._codes[i])]}; to call {to_call}, {bounds})"
 
     def _int_array(self, values: Any, name: str) -> np.ndarray:
         arr = np.asarray(values)
@@ -252,6 +273,7 @@ class HoldemEnv(VecEnv):
                       self._current)
         self._reward[:] = 0.0
         self._terminated[:] = False
+        self._illegal[:] = False
         return self._obs, self._info
 
     def legal_actions(self, i: int) -> list[int]:

@@ -16,7 +16,6 @@ from .rules import (
     ACTUAL,
     CHALLENGED,
     CHALLENGER,
-    ILLEGAL,
     LOSER,
     MATCH_END,
     PENALTY,
@@ -26,6 +25,7 @@ from .rules import (
     Rules,
     State,
     field,
+    is_legal,
     make_rules,
     new_state,
     reset_match,
@@ -67,12 +67,9 @@ def _step_env(s, i, r, a, reward, flags, loser, final_penalty):
     n = r.num_players
     for q in range(n):
         reward[q] = 0.0
-    p = t[PLAYER]
-    f = step_one(s, i, a, r)
+    f = step_one(s, i, a, r)  # a legal action: ``VecEnv.step`` refused the others
     flags[i] = f
     loser[i] = -1
-    if f & ILLEGAL:
-        reward[p] -= r.illegal_penalty
     if f & ROUND_END:
         lost = t[LOSER]
         win = 1.0 if r.reward_seed else 1.0 / (n - 1)
@@ -83,6 +80,18 @@ def _step_env(s, i, r, a, reward, flags, loser, final_penalty):
         for q in range(n):
             final_penalty[i, q] = t[PENALTY + q]
         reset_match(s, i, r)
+
+
+@jit
+def _illegal_kernel(s, r, actions, out):
+    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        out[i] = a >= 0 and not is_legal(s.table[i], a, r)
+        if out[i] and first < 0:
+            first = i
+    return first
 
 
 @jit(parallel=True)
@@ -103,52 +112,58 @@ class LiarsDiceEnv(VecEnv):
     ``num_rounds`` rounds. Rule options: ``rules.DEFAULT_OPTIONS``; ``observation="full"``
     (default) or ``"seed"`` (the seed project's 22 values), laid out in ``observe.py``.
 
-    Actions: 0 challenge, then the bids in the order of ``bids.py``. An illegal action changes
-    nothing, the same player acts again, and ``info["illegal"]`` is True for that env (with
-    ``illegal_penalty`` it costs that much reward). At the step that ends a round the loser
+    Actions: 0 challenge, then the bids in the order of ``bids.py``. An illegal action raises
+    (``illegal="raise"``) or is charged ``illegal_penalty`` with nothing moved and
+    ``info["illegal"]`` set (``illegal="penalty"``): the contract of ``vecgames.core.vec_env``.
+    At the step that ends a round the loser
     gets -1 and every other player +1/(P-1) (``reward="seed"``: +1). ``info`` also holds
     ``round_over`` and ``loser`` (-1 where no round ended), ``penalty_points`` of the match in
     progress and ``final_penalty_points`` of a match that ended at this step (rows of other
     envs are stale). A round that reaches ``max_round_steps`` steps ends the match with
-    ``truncated=True`` and no reward (possible only with illegal actions or with
-    ``forbid_repeat_bids=False``).
+    ``truncated=True`` and no reward (possible only with ``forbid_repeat_bids=False``).
+    ``reset``/``step`` return the env's own buffers, overwritten by the next call.
     """
 
     name = "liars_dice"
-    event_info = {"illegal": False, "round_over": False, "loser": -1}
+    event_info = {"round_over": False, "loser": -1}
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
-                 observation: str = "full", **options: Any):
+                 observation: str = "full", illegal: str = "raise",
+                 illegal_penalty: float = 0.0, **options: Any):
         self.rules: Rules = make_rules(**options)
         self.observation = check_choice(observation, "observation", OBSERVATIONS)
         self._observation = OBSERVATIONS.index(self.observation)
         self.num_actions = self.rules.num_actions
         self.obs_dim = obs_dim(self._observation, self.rules.num_players,
                                self.rules.num_actions)
-        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
+                         illegal_penalty)
         self.state: State = new_state(self.num_envs, rng=self._rng)
         b, n = self.num_envs, self.num_players
         self._flags = np.zeros(b, np.int64)
         self._loser = np.full(b, -1, np.int32)
         self._penalty = np.zeros((b, n), np.int32)
         self._final_penalty = np.zeros((b, n), np.int32)
-        self._info.update(illegal=np.zeros(b, np.bool_), round_over=np.zeros(b, np.bool_),
-                          loser=self._loser, penalty_points=self._penalty,
-                          final_penalty_points=self._final_penalty)
+        self._info.update(round_over=np.zeros(b, np.bool_), loser=self._loser,
+                          penalty_points=self._penalty, final_penalty_points=self._final_penalty)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._observation, self._obs, self._mask,
                       self._current, self._penalty)
         self._loser[:] = -1
-        self._info["illegal"][:] = False
         self._info["round_over"][:] = False
+
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        return int(_illegal_kernel(self.state, self.rules, actions, out))
+
+    def _action_text(self, action: int) -> str:
+        return f"action {action} ({format_bid(self.bid(action))})"
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._observation, actions, self._obs,
                      self._reward, self._terminated, self._truncated, self._mask,
                      self._current, self._penalty, self._flags, self._loser,
                      self._final_penalty)
-        np.not_equal(self._flags & ILLEGAL, 0, out=self._info["illegal"])
         np.not_equal(self._flags & ROUND_END, 0, out=self._info["round_over"])
 
     # -- views for people and tests ------------------------------------------------------------

@@ -47,7 +47,6 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "dice": 5,
     "num_rounds": 1,
     "forbid_repeat_bids": True,
-    "illegal_penalty": 0.0,
     "reward": "zero_sum",
     "max_round_steps": 1000,
 }
@@ -63,7 +62,6 @@ class Rules(NamedTuple):
     dice: int
     num_rounds: int
     forbid_repeat: int
-    illegal_penalty: float
     reward_seed: int  # 0: -1 / +1/(P-1) (zero-sum); 1: -1 / +1 to everyone else (the seed)
     max_round_steps: int
     total_dice: int
@@ -79,19 +77,12 @@ def make_rules(**options: Any) -> Rules:
     players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
     # two dice at least: a first bid needs count > players <= total dice
     dice = check_int(o["dice"], "dice", 2, min(MAX_DICE, MAX_TOTAL_DICE // players))
-    penalty = o["illegal_penalty"]
-    if isinstance(penalty, bool) or not isinstance(penalty, (int, float, np.integer,
-                                                             np.floating)):
-        raise TypeError(f"illegal_penalty must be a number, got {type(penalty).__name__}")
-    if not 0 <= float(penalty) < float("inf"):
-        raise ValueError(f"illegal_penalty must be a finite number >= 0, got {penalty}")
     total = players * dice
     return Rules(
         num_players=players,
         dice=dice,
         num_rounds=check_int(o["num_rounds"], "num_rounds", 1, 1_000_000),
         forbid_repeat=int(check_bool(o["forbid_repeat_bids"], "forbid_repeat_bids")),
-        illegal_penalty=float(penalty),
         reward_seed=REWARDS.index(check_choice(o["reward"], "reward", REWARDS)),
         max_round_steps=check_int(o["max_round_steps"], "max_round_steps", 1, 2**31 - 1),
         total_dice=total,
@@ -108,7 +99,6 @@ def rules_to_options(rules: Rules) -> dict[str, Any]:
         "dice": rules.dice,
         "num_rounds": rules.num_rounds,
         "forbid_repeat_bids": bool(rules.forbid_repeat),
-        "illegal_penalty": rules.illegal_penalty,
         "reward": REWARDS[rules.reward_seed],
         "max_round_steps": rules.max_round_steps,
     }

@@ -70,6 +70,18 @@ def _step_env(s, i, r, a, reward):
     return done
 
 
+@jit
+def _illegal_kernel(s, r, actions, out):
+    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        out[i] = a >= 0 and not (legal_bits(s, i, r) >> a) & 1
+        if out[i] and first < 0:
+            first = i
+    return first
+
+
 @jit(parallel=True)
 def _step_kernel(s, r, actions, obs, reward, terminated, mask, current):
     for i in prange(s.rng.shape[0]):
@@ -86,6 +98,10 @@ class ZhaJinHuaEnv(VecEnv):
     Rewards: each chip paid is -1 to its payer at that step (antes at the game's first step);
     the pot is paid out at the final step, so a game's rewards sum to zero.
     The game is bounded by ``max_rounds``, so ``truncated`` is always False.
+    An illegal action raises (``illegal="raise"``) or is charged ``illegal_penalty`` with
+    nothing moved (``illegal="penalty"``): the contract of ``vecgames.core.vec_env``; it never
+    puts the player out (that is only the ``uniform`` simulate policy's rule).
+    ``reset``/``step`` return the env's own buffers, overwritten by the next call.
     """
 
     name = "zhajinhua"
@@ -93,13 +109,18 @@ class ZhaJinHuaEnv(VecEnv):
     obs_dim = OBS_DIM
     action_names = ACTION_NAMES
 
-    def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0, **options: Any):
+    def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
+                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
         self.rules: Rules = make_rules(**options)
-        super().__init__(num_envs, self.rules.num_players, seed, env_offset)
+        super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
+                         illegal_penalty)
         self.state: State = new_state(self.num_envs, rng=self._rng)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)
+
+    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
+        return int(_illegal_kernel(self.state, self.rules, actions, out))
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, actions, self._obs, self._reward,
