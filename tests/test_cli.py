@@ -211,3 +211,10 @@ def test_progress_slices(monkeypatch):
     parts = list(simulation.progress_slices(10, "pairs", True, chunks=4))
     assert [(s.start, s.stop) for s in parts] == [(0, 2), (2, 5), (5, 7), (7, 10)]
     assert "pairs" in err.text
+
+
+def test_simulate_help_names_every_policy(capsys):
+    assert main(["simulate", "--help"]) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for g in vecgames.list_games():
+        assert f"{g.name}: {', '.join(g.policies)}" in text

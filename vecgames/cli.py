@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
-from typing import Any
+from typing import Any, NoReturn
 
 from . import __version__
 from .core.registry import GAMES
@@ -65,11 +66,20 @@ class CLIError(Exception):
     """A usage error found after parsing: printed as ``vecgames: error: ...``, exit code 2."""
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line, ``vecgames: error: ...`` (exit code 2), like
+    the errors found after parsing; ``--help`` still shows the usage. Subcommand parsers
+    are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+
 # ---------------------------------------------------------------- parser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=PROG, description="Batched card game simulators.")
+    parser = Parser(prog=PROG, description="Batched card game simulators.")
     parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_list(sub.add_parser("list", help="the games: rule options, players, sizes",
@@ -532,6 +542,10 @@ def main(argv: list[str] | None = None) -> int:
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # `vecgames list --json | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit's flush does not raise again
+        return 0
     except ConnectionError as exc:  # a Ray cluster that cannot be reached
         print(f"{PROG}: error: {exc}", file=sys.stderr)
         return 1

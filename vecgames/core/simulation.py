@@ -111,8 +111,8 @@ def numba_threads(num_threads: int | None) -> Iterator[None]:
 # PROGRESS_DELAY seconds, so short runs print nothing; chunks are at least PROGRESS_MIN_CHUNK
 # games so that their kernel launches (tens of microseconds each) never show in the run time.
 PROGRESS_DELAY = 1.0
-PROGRESS_CHUNKS = 200
-PROGRESS_MIN_CHUNK = 50_000
+PROGRESS_CHUNKS = 100
+PROGRESS_MIN_CHUNK = 100_000
 
 
 def show_progress(progress: bool | None) -> bool:
