@@ -11,10 +11,12 @@ torch is imported lazily, so ``import vecgames`` never needs it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from .core.vec_env import VecEnv
 
 if TYPE_CHECKING:  # pragma: no cover
     import torch
@@ -44,7 +46,7 @@ def resolve_device(device: Any = "cpu") -> torch.device:
     torch = import_torch()
     try:
         dev = torch.device(device)
-    except (RuntimeError, TypeError, ValueError) as exc:
+    except (RuntimeError, TypeError, ValueError, OverflowError) as exc:
         raise ValueError(f"invalid device {device!r}: use 'cpu', 'cuda' or 'cuda:N'") from exc
     if dev.type not in ("cpu", "cuda"):
         raise ValueError(f"device {device!r}: the bridge supports 'cpu' and 'cuda' devices")
@@ -87,13 +89,21 @@ class TorchBridge:
     """
 
     def __init__(self, env: Any, device: Any = "cpu", info_keys: Sequence[str] = ()):
+        if not isinstance(env, VecEnv):
+            raise TypeError(f"env must be a vecgames env (vecgames.make(...)), got "
+                            f"{type(env).__name__}")
+        if isinstance(info_keys, (str, bytes)) or not isinstance(info_keys, Iterable) or (
+                isinstance(info_keys, np.ndarray) and info_keys.ndim != 1):
+            raise TypeError(f"info_keys must be a list of info names, got "
+                            f"{type(info_keys).__name__}")
+        info_keys = list(info_keys)
         self.torch = import_torch()
         self.env = env
         self.device = resolve_device(device)
         self.num_envs: int = env.num_envs
         known = sorted(k for k, v in env._info.items() if isinstance(v, np.ndarray))
         for key in info_keys:
-            if key not in known:
+            if not isinstance(key, str) or key not in known:
                 raise ValueError(f"info_keys: {key!r} is not an info array of this env; "
                                  f"it has {known}")
         self.info_keys: tuple[str, ...] = _INFO_KEYS + tuple(

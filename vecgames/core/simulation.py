@@ -78,8 +78,8 @@ def resolve_policies(policy: str | Sequence[str], num_players: int,
         raise TypeError(f"policy must be a policy name or a list of names, one per seat, "
                         f"got {type(policy).__name__}")
     if len(seats) != num_players:
-        raise ValueError(f"policy must name one policy or {num_players} (one per seat), "
-                         f"got {len(seats)}")
+        raise ValueError(f"policy must be one policy name or a list of {num_players} "
+                         f"(one per seat), got {len(seats)}")
     for name in seats:
         if not isinstance(name, str):
             raise TypeError(f"policy must hold policy names (str), one per seat, got "

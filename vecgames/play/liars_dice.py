@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cli import TRAIN_HINT, flagged
+from ..cli import TRAIN_HINT, Parser, flagged
 from ..core.rng import check_seed
 from ..core.validation import check_int
 from ..games.liars_dice.bids import (
@@ -495,7 +495,7 @@ def play(players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = Parser(
         prog=PROG, description="Play Liar's Dice with 斋/飞 (zhai/fei) against the computer: "
         "type bids such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, 'q' to quit.")
     p.add_argument("--players", type=int, default=2, help="players at the table, you included "

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.jit import jit
 from ..core.rng import below, high32, next_u64
+from ..core.simulation import resolve_policies
 from ..games.holdem.rules import (
     BET,
     CALL,
@@ -42,11 +43,8 @@ POLICIES = ("random", "call", "raise", "check", "strength")
 
 def seat_policies(policy: str | Sequence[str], num_players: int) -> tuple[list[str], np.ndarray]:
     """Policy names per seat (one name for all, or a list with one per seat) and their codes."""
-    names = [policy] * num_players if isinstance(policy, str) else list(policy)
-    if len(names) != num_players or any(name not in POLICIES for name in names):
-        raise ValueError(f"policy must be one of {POLICIES} or a list of {num_players} of them, "
-                         f"got {policy!r}")
-    return names, np.array([POLICIES.index(name) for name in names], np.int64)
+    codes = resolve_policies(policy, num_players, POLICIES)
+    return [POLICIES[k] for k in codes], codes
 RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER = range(5)
 CALL_PROBABILITY = 0.5
 RAISE_FRACTION = 0.25

@@ -30,7 +30,9 @@ from typing import Any
 
 import numpy as np
 
+from ...core.validation import check_int
 from .env import HanabiEnv
+from .rules import MAX_PLAYERS
 
 
 class Discrete:
@@ -61,10 +63,15 @@ class HanabiJaxMARL:
 
     def __init__(self, num_agents: int = 2, num_envs: int = 1, seed: int = 0,
                  obs: str = "jaxmarl", **options: Any):
+        num_agents = check_int(num_agents, "num_agents", 2, MAX_PLAYERS)
+        for name in ("num_players", "observers"):  # set by the facade
+            if name in options:
+                raise TypeError(f"HanabiJaxMARL sets {name} itself (num_agents, every seat "
+                                f"observed); drop {name}")
         self._env = HanabiEnv(num_envs=num_envs, seed=seed, obs=obs, observers="all",
                               num_players=num_agents, **options)
         self.num_agents = num_agents
-        self.num_envs = num_envs
+        self.num_envs = self._env.num_envs
         self.agents = [f"agent_{i}" for i in range(num_agents)]
         self.num_moves = self._env.num_actions
         self.obs_size = self._env.obs_dim
@@ -81,10 +88,17 @@ class HanabiJaxMARL:
         return "Hanabi"
 
     def observation_space(self, agent: str | None = None) -> Box:
-        return self.observation_spaces[agent or self.agents[0]]
+        return self.observation_spaces[self._agent(agent)]
 
     def action_space(self, agent: str | None = None) -> Discrete:
-        return self.action_spaces[agent or self.agents[0]]
+        return self.action_spaces[self._agent(agent)]
+
+    def _agent(self, agent: Any) -> str:
+        if agent is None:
+            return self.agents[0]
+        if not isinstance(agent, str) or agent not in self.agents:
+            raise ValueError(f"agent must be one of {self.agents}, got {agent!r}")
+        return agent
 
     def _obs(self, obs: np.ndarray) -> dict[str, np.ndarray]:
         return {a: obs[:, k] for k, a in enumerate(self.agents)}
@@ -131,6 +145,6 @@ class HanabiJaxMARL:
 def make(env_id: str = "hanabi", num_envs: int = 1, seed: int = 0,
          **kwargs: Any) -> HanabiJaxMARL:
     """``jaxmarl.make("hanabi", num_agents=..)`` with a batch size and a seed."""
-    if env_id.lower() != "hanabi":
-        raise ValueError(f"this facade provides 'hanabi' only, got {env_id!r}")
+    if not isinstance(env_id, str) or env_id.lower() != "hanabi":
+        raise ValueError(f"env_id: this facade provides 'hanabi' only, got {env_id!r}")
     return HanabiJaxMARL(num_envs=num_envs, seed=seed, **kwargs)

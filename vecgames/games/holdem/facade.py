@@ -22,6 +22,9 @@ from .rules import BET, CALL, FOLD, RAISE
 
 class TexasPoker:
     def __init__(self, agents: Sequence[Any], seed: int = 0, **options: Any):
+        if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+            raise TypeError(f"agents must be a list of 2..10 agents, got "
+                            f"{type(agents).__name__}")
         if not 2 <= len(agents) <= 10:
             raise ValueError(f"TexasPoker needs 2..10 agents, got {len(agents)}")
         for k, agent in enumerate(agents):
@@ -30,6 +33,8 @@ class TexasPoker:
         if "num_players" in options:
             raise TypeError("TexasPoker takes the number of players from the agents; "
                             "drop num_players")
+        if "num_envs" in options:
+            raise TypeError("TexasPoker plays one table; drop num_envs")
         self.agents = list(agents)
         self.env = HoldemEnv(num_envs=1, num_players=len(agents), seed=seed, **options)
         self._dealt = False

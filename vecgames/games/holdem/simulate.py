@@ -192,6 +192,9 @@ def _lockstep_kernel(lanes, decks, rng, r, seed, first, num, summary, totals, ma
                         masks[slot], chips, button, end_street, showdown, pot, vpip, pfr, category)
 
 
+MAX_ROWS = 50_000_000  # per-hand frames above this need summary=True (memory)
+
+
 def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
              first_game: int = 0, num_threads: int | None = None, summary: bool = False,
              **options: Any) -> pd.DataFrame:
@@ -221,6 +224,9 @@ def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
     stacks = starting_stacks(**options)
     names, seat_policy = policies.seat_policies(policy, rules.num_players)
     summary = check_bool(summary, "summary")
+    if not summary and num_games > MAX_ROWS:
+        raise ValueError(f"num_games above {MAX_ROWS:,} needs summary=True "
+                         f"(per-hand rows would not fit in memory), got {num_games:,}")
     return SimJob("holdem", num_games, first_game, int(seed_u64), summary,
                   {"rules": rules, "stacks": stacks, "names": names, "seat_policy": seat_policy})
 
