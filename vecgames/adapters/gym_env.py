@@ -16,6 +16,13 @@ the agent's, summed over everything that happened since its previous decision.
   never compute an observation after a game's end, so there is no ``final_obs``: a terminated
   episode needs none, and a truncated one (Da Yaoguai's step limit, Liar's Dice's round limit)
   is not bootstrapped.
+- Every array returned is a copy, valid after later steps (Gymnasium's convention; the
+  native env's buffers are reused).
+- The agent's illegal action follows the native ``illegal`` option, given with the game's
+  options (``GymEnv("liars_dice", illegal="penalty", illegal_penalty=1.0)``): a
+  ``ValueError`` by default; with ``"penalty"`` nothing moves, the reward is
+  ``-illegal_penalty``, the agent acts again and ``info["illegal"]`` is True. A non-integer
+  action (``0.7``, ``1.0``, ``True``, ``None``) is a ``TypeError``, never cast.
 - ``info["unplayed_reward"]`` / ``info["unplayed_games"]``: games that began and ended without
   an agent decision (the others all folded, say) are no episode; their reward to the agent is
   reported here so that per-game statistics can include them.
@@ -70,6 +77,7 @@ class VecGymEnv(gymnasium.vector.VectorEnv):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.env.action_mask.copy(),
+                "illegal": self.tables.illegal.copy(),
                 "unplayed_reward": self.tables.unplayed_reward.copy(),
                 "unplayed_games": self.tables.unplayed_games.copy()}
 
@@ -96,7 +104,7 @@ class GymEnv(gymnasium.Env):
         return self.env._obs[0].copy(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        self.tables.step(np.array([action], dtype=np.int64), self.np_random)
+        self.tables.step(np.array([action]), self.np_random)  # no cast: 0.7 is a TypeError
         t = self.tables
         return (self.env._obs[0].copy(), float(t.reward[0]), bool(t.terminated[0]),
                 bool(t.truncated[0]), self._info())
@@ -106,5 +114,6 @@ class GymEnv(gymnasium.Env):
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.env.action_mask[0].copy(),
+                "illegal": bool(self.tables.illegal[0]),
                 "unplayed_reward": float(self.tables.unplayed_reward[0]),
                 "unplayed_games": int(self.tables.unplayed_games[0])}

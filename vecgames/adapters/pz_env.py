@@ -8,7 +8,12 @@ all-zero mask and, except in Hanabi (whose native env observes every seat), an a
 observation, since the native games describe the table from the view of the seat to act. One
 episode is one game (Liar's Dice: one match); rewards are every seat's native rewards of each
 step. In the Parallel API the actions of the seats not to act are ignored (they may be
-omitted).
+omitted). Observations are copies, valid after later steps.
+
+An illegal action follows the native ``illegal`` option, given with the game's options
+(``AECGameEnv("hanabi", illegal="penalty", illegal_penalty=1.0)``): a ``ValueError`` by
+default; with ``"penalty"`` nothing moves, the seat to act gets ``-illegal_penalty``, acts
+again, and its ``infos[agent]["illegal"]`` is True. A non-integer action is a ``TypeError``.
 """
 
 from __future__ import annotations
@@ -79,12 +84,14 @@ class _Table:
         self.env.reset(seed=seed)
         self._over = False
 
-    def _play(self, action: Any) -> tuple[np.ndarray, bool, bool]:
-        """One native step: every seat's reward, and whether the game ended."""
+    def _play(self, action: Any) -> tuple[np.ndarray, bool, bool, bool]:
+        """One native step: every seat's reward, whether the game ended, and whether the
+        action was refused as illegal (penalty mode)."""
         actions = check_actions(np.array([action]), 1, self.env.num_actions)  # no WAIT
-        _, reward, terminated, truncated, _ = self.env.step(actions)
+        _, reward, terminated, truncated, info = self.env.step(actions)
         self._over = bool(terminated[0] or truncated[0])
-        return reward[0].astype(float), bool(terminated[0]), bool(truncated[0])
+        return (reward[0].astype(float), bool(terminated[0]), bool(truncated[0]),
+                bool(info["illegal"][0]))
 
     def _to_act(self) -> str:
         return self.possible_agents[int(self.env.current_player[0])]
@@ -118,8 +125,9 @@ class AECGameEnv(_Table, AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        reward, terminated, truncated = self._play(action)
+        reward, terminated, truncated, illegal = self._play(action)
         self.rewards = {a: float(reward[self._seat[a]]) for a in self.agents}
+        self.infos = {a: {"illegal": illegal and a == agent} for a in self.agents}
         if self._over:
             self.terminations = dict.fromkeys(self.agents, terminated)
             self.truncations = dict.fromkeys(self.agents, truncated)
@@ -151,13 +159,13 @@ class ParallelGameEnv(_Table, ParallelEnv):
         agent = self._to_act()
         if agent not in actions:
             raise ValueError(f"actions must include the action of {agent}, the seat to act")
-        reward, terminated, truncated = self._play(actions[agent])
+        reward, terminated, truncated, illegal = self._play(actions[agent])
         agents = self.agents
         obs = {a: self.observe(a) for a in agents}
         rewards = {a: float(reward[self._seat[a]]) for a in agents}
         terms = dict.fromkeys(agents, terminated)
         truncs = dict.fromkeys(agents, truncated)
-        infos: dict[str, dict] = {a: {} for a in agents}
+        infos: dict[str, dict] = {a: {"illegal": illegal and a == agent} for a in agents}
         if self._over:
             self.agents = []
         return obs, rewards, terms, truncs, infos

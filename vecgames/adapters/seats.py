@@ -50,6 +50,7 @@ class SeatedTables:
         self.truncated = np.zeros(b, np.bool_)
         self.unplayed_reward = np.zeros(b, np.float32)
         self.unplayed_games = np.zeros(b, np.int64)
+        self.illegal = np.zeros(b, np.bool_)  # the agent's action was refused (penalty mode)
         self._actions = np.full(b, vecgames.VecEnv.WAIT, np.int64)
 
     def reset(self, seed: int | None, rng: np.random.Generator) -> None:
@@ -59,13 +60,15 @@ class SeatedTables:
         self.reward[:] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
+        self.illegal[:] = False
         self._begin_report()
         self._advance(np.ones(self.env.num_envs, np.bool_), rng)
 
     def step(self, actions: Any, rng: np.random.Generator) -> None:
         """The agent's actions (every table waits for it), then the opponents' moves."""
         actions = check_actions(actions, self.env.num_envs, self.env.num_actions)  # no WAIT
-        _, reward, terminated, truncated, _ = self.env.step(actions)
+        _, reward, terminated, truncated, info = self.env.step(actions)
+        self.illegal[:] = info["illegal"]  # refused: the agent's table waits for it again
         self.reward[:] = self.pending + reward[:, self.seat]
         self.pending[:] = 0.0
         self.terminated[:] = terminated
