@@ -218,3 +218,19 @@ def test_simulate_help_names_every_policy(capsys):
     text = " ".join(capsys.readouterr().out.split())
     for g in vecgames.list_games():
         assert f"{g.name}: {', '.join(g.policies)}" in text
+
+
+def test_preflop_counts_in_chunks_are_the_whole(monkeypatch):
+    """What `preflop-matrix` does under its bar: count the hand pairs in slices."""
+    import numpy as np
+    from test_registry import FakeTTY
+
+    from vecgames.core import simulation
+    from vecgames.poker.preflop import count_boards
+
+    pairs = np.array([[[51, 47], [50, 46]], [[0, 4], [8, 12]], [[51, 50], [3, 2]],
+                      [[20, 24], [21, 25]], [[44, 40], [1, 5]]], np.int64)
+    monkeypatch.setattr("sys.stderr", FakeTTY(True))
+    chunks = [count_boards(pairs[s]) for s in simulation.progress_slices(5, "pairs", True, 3)]
+    assert len(chunks) == 3
+    np.testing.assert_array_equal(np.concatenate(chunks), count_boards(pairs))
