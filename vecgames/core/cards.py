@@ -31,13 +31,14 @@ def suit_of(card):
     return card & 3
 
 
-def parse_cards(text: str) -> np.ndarray:
+def parse_cards(text: str, name: str = "cards") -> np.ndarray:
     """Parse ``"AhKh 10d"`` (spaces/commas optional, ``T`` or ``10`` for ten) to card ids.
 
-    Raises ``ValueError`` naming the offending text on malformed input or a repeated card.
+    Raises ``ValueError`` naming the offending text on malformed input or a repeated card
+    (``name``: what the text is, for the messages).
     """
     if not isinstance(text, str):
-        raise TypeError(f"cards must be a str, got {type(text).__name__}")
+        raise TypeError(f"{name} must be a str, got {type(text).__name__}")
     ids: list[int] = []
     pos = 0
     stripped = text.rstrip()
@@ -45,12 +46,12 @@ def parse_cards(text: str) -> np.ndarray:
         m = _TOKEN.match(stripped, pos)
         if m is None:
             bad = stripped[pos:].strip()[:6]
-            raise ValueError(f"malformed card {bad!r} at position {pos} in {text!r}")
+            raise ValueError(f"{name}: malformed card {bad!r} at position {pos} in {text!r}")
         rank_text, suit_text = m.group(1).upper(), m.group(2).lower()
         rank = RANKS.index("T" if rank_text == "10" else rank_text)
         card = card_id(rank, SUITS.index(suit_text))
         if card in ids:
-            raise ValueError(f"duplicate card {format_card(card)!r} in {text!r}")
+            raise ValueError(f"{name}: duplicate card {format_card(card)!r} in {text!r}")
         ids.append(card)
         pos = m.end()
     return np.array(ids, dtype=np.int8)
@@ -63,6 +64,8 @@ def format_card(card: int) -> str:
 
 def format_cards(cards: Iterable[int]) -> str:
     """Card ids to ``"Ah Kh Td"``."""
+    if isinstance(cards, (str, bytes)):
+        raise TypeError("cards must be card ids (ints); parse_cards reads text")
     return " ".join(format_card(c) for c in np.asarray(cards).ravel())
 
 

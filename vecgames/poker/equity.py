@@ -38,10 +38,9 @@ def _parse_hand(text: str, player: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _parse_cards_arg(text, name: str, max_cards: int) -> np.ndarray:
-    if isinstance(text, str):
-        cards = parse_cards(text)
-    else:
+    if not isinstance(text, str):
         raise TypeError(f"{name} must be a str of cards like '2c7d9h', got {type(text).__name__}")
+    cards = parse_cards(text, name)
     if len(cards) > max_cards:
         raise ValueError(f"{name} has {len(cards)} cards, at most {max_cards} allowed")
     return cards.astype(np.int64)
@@ -63,7 +62,8 @@ def equity(hands: Sequence[str], board: str = "", dead: str = "",
     ``attrs`` holds ``method`` ("exact" or "monte carlo") and ``deals``.
     """
     if isinstance(hands, str) or not isinstance(hands, Sequence):
-        raise TypeError("hands must be a list of 2..10 hand or range strings")
+        raise TypeError(f"hands must be a list of 2..10 hand or range strings, got "
+                        f"{type(hands).__name__}")
     if not 2 <= len(hands) <= 10:
         raise ValueError(f"equity needs 2..10 hands, got {len(hands)}")
     board_cards = _parse_cards_arg(board, "board", 5)
@@ -75,6 +75,11 @@ def equity(hands: Sequence[str], board: str = "", dead: str = "",
     if samples is not None:
         samples = check_int(int(samples) if isinstance(samples, float) and samples.is_integer()
                             else samples, "samples", 1, 10**12)
+    left = 52 - len(board_cards) - len(dead_cards)
+    needed = 2 * len(hands) + 5 - len(board_cards)
+    if left < needed:  # else the deal could never finish
+        raise ValueError(f"{len(hands)} hands and {5 - len(board_cards)} more board cards need "
+                         f"{needed} cards, but the board and dead cards leave {left}")
 
     fixed = np.concatenate([board_cards, dead_cards])
     players = []

@@ -9,7 +9,7 @@ villain combo that does not share a card, and how many such combos there are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import permutations
 from pathlib import Path
@@ -150,9 +150,13 @@ def equity_vs_random(opponents=range(1, 10), samples: int = 200_000, seed: int =
     ``backend="ray"`` runs the Monte Carlo cells in shards on a Ray cluster (the same numbers:
     each cell depends on its class, ``samples`` and ``seed`` only); ``ray_options`` go to
     ``vecgames.distributed.tables.random_equities_ray``."""
-    opponents = list(opponents)
-    if not opponents or any(not isinstance(n, int) or not 1 <= n <= 9 for n in opponents):
-        raise ValueError("opponents must be numbers of random opponents in 1..9")
+    if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Iterable):
+        raise TypeError(f"opponents must be a list of numbers of random opponents in 1..9, "
+                        f"got {type(opponents).__name__}")
+    opponents = [check_int(n, "each number of opponents", 1, 9) for n in opponents]
+    if not opponents or len(set(opponents)) != len(opponents):
+        raise ValueError(f"opponents must be distinct numbers in 1..9, at least one, got "
+                         f"{opponents}")
     samples = check_int(samples, "samples", 1, 10**12)
     check_seed(seed)
     if backend not in ("local", "ray"):
@@ -226,8 +230,8 @@ def plot_class_grid(values: pd.Series, path: str | Path, title: str = "") -> Pat
 def category_odds(hole: str, board: str = "", dead: str = "") -> pd.DataFrame:
     """Exact probability that ``hole`` plus ``board`` ends the river as each category (the
     royal flush apart), enumerating every completion of the board."""
-    hole_cards, board_cards = parse_cards(hole), parse_cards(board)
-    dead_cards = parse_cards(dead)
+    hole_cards, board_cards = parse_cards(hole, "hole"), parse_cards(board, "board")
+    dead_cards = parse_cards(dead, "dead")
     if len(hole_cards) != 2:
         raise ValueError(f"hole must be two cards, got {hole!r}")
     if len(board_cards) > 5:
@@ -238,6 +242,8 @@ def category_odds(hole: str, board: str = "", dead: str = "") -> pd.DataFrame:
     fixed = known[:2 + len(board_cards)]
     deck = np.array(sorted(set(range(52)) - set(known.tolist())), np.int64)
     k = 5 - len(board_cards)
+    if len(deck) < k:
+        raise ValueError(f"the board needs {k} more cards, but the dead cards leave {len(deck)}")
     hist = np.zeros(10, np.int64)
     K.category_histogram(np.int64(KEY_BASE + CARD_KEY[fixed].sum()),
                          np.int64(np.bitwise_or.reduce(CARD_BIT[fixed])), CARD_KEY[deck],

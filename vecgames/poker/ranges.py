@@ -35,6 +35,7 @@ is ``AKs``), offsuit below (row K, column A is ``AKo``).
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -237,8 +238,9 @@ def parse_range(text: str) -> tuple[np.ndarray, np.ndarray]:
             weight = _parse_weight(weight_text) if sep else 1.0
             indices = _parse_body(body.strip())
         except ValueError as exc:
-            raise ValueError(
-                f'bad range token {token!r} (token {k} of "{text}"): {exc}'
+            raise ValueError(  # json quoting keeps a newline in the text on one line
+                f"bad range token {token!r} (token {k} of {json.dumps(text, ensure_ascii=False)}):"
+                f" {exc}"
             ) from None
         weights[indices] = weight
     chosen = np.flatnonzero(weights)

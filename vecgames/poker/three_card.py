@@ -22,12 +22,14 @@ import numpy as np
 
 from ..core.cards import check_cards
 from ..core.jit import jit
+from ..core.validation import check_bool
 
 HIGH_CARD, PAIR, STRAIGHT, FLUSH, STRAIGHT_FLUSH, TRIPS = range(6)
 CATEGORY_NAMES = ("high card", "pair", "straight", "flush", "straight flush", "three of a kind")
 CATEGORY_NAMES_ZH = ("单张", "对子", "顺子", "金花", "顺金", "豹子")
 A23_OPTIONS = ("lowest", "second")
 SPECIAL_235 = 3 * 256 + 1 * 16 + 0  # high card 5-3-2
+MAX_STRENGTH = TRIPS * 4096 + 12 * 256  # three aces
 
 
 def _key(ranks: tuple[int, int, int], flush: bool, a23_second: bool) -> int:
@@ -87,34 +89,61 @@ def compare_3(a, b, special_235):
 
 @jit
 def _evaluate_flat(cards, a23_second, out):
+    """``out[k]`` = strength of row k; returns -1, or the first row with an id outside
+    [0, 52) or a repeated card (rows from it on are left unevaluated). Checking here, in the
+    same pass, costs a few compares per row; a separate pass cost more than evaluating."""
     for k in range(cards.shape[0]):
-        out[k] = strength_3(cards[k, 0], cards[k, 1], cards[k, 2], a23_second)
+        c0, c1, c2 = cards[k, 0], cards[k, 1], cards[k, 2]
+        if (c0 < 0 or c0 >= 52 or c1 < 0 or c1 >= 52 or c2 < 0 or c2 >= 52 or c0 == c1
+                or c0 == c2 or c1 == c2):
+            return k
+        out[k] = strength_3(c0, c1, c2, a23_second)
+    return -1
 
 
 def _a23_flag(a23: str) -> int:
-    if a23 not in A23_OPTIONS:
+    if not isinstance(a23, str) or a23 not in A23_OPTIONS:
         raise ValueError(f"a23 must be one of {A23_OPTIONS}, got {a23!r}")
     return int(a23 == "second")
 
 
 def evaluate_3(cards, a23: str = "lowest") -> np.ndarray:
     """Strengths (int32) of 3-card hands given as card ids with shape ``[..., 3]``."""
-    arr = check_cards(cards, "cards", hand_size=3)
+    a23_second = _a23_flag(a23)
+    arr = np.asarray(cards)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"cards must be an integer array of card ids, got dtype {arr.dtype}")
+    if arr.ndim == 0 or arr.shape[-1] != 3:
+        raise ValueError(f"cards must have a last axis of 3 cards, got {arr.shape}")
     flat = np.ascontiguousarray(arr.reshape(-1, 3))
+    if flat.dtype not in (np.int8, np.int16, np.int32, np.int64, np.uint8):
+        flat = flat.astype(np.int64)  # uint64 ids of 2**63+ turn negative: still rejected
     out = np.empty(flat.shape[0], dtype=np.int32)
-    _evaluate_flat(flat, _a23_flag(a23), out)
+    if _evaluate_flat(flat, a23_second, out) >= 0:
+        check_cards(arr, "cards", hand_size=3)  # raises the message for the bad hand
     return out.reshape(arr.shape[:-1])
+
+
+def _check_strength_3(strength, name: str) -> np.ndarray:
+    arr = np.asarray(strength)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"{name} must be integer strengths from evaluate_3, got dtype "
+                        f"{arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() > MAX_STRENGTH):
+        raise ValueError(f"{name} must be strengths from evaluate_3, in 0..{MAX_STRENGTH}")
+    return arr
 
 
 def category_3(strength) -> np.ndarray:
     """Category 0 (high card) .. 5 (豹子) of strengths from :func:`evaluate_3`."""
-    return np.asarray(strength) >> 12
+    return _check_strength_3(strength, "strength") >> 12
 
 
 def beats_3(a, b, special_235: bool = False) -> np.ndarray:
     """Elementwise: does strength a beat strength b (with the 2-3-5 rule when asked)."""
-    a = np.asarray(a)
-    b = np.asarray(b)
+    a = _check_strength_3(a, "a")
+    b = _check_strength_3(b, "b")
+    special_235 = check_bool(special_235, "special_235")
     out = a > b
     if special_235:
         out = np.where((a == SPECIAL_235) & (b >> 12 == TRIPS), True, out)
