@@ -91,7 +91,7 @@ def small_chunks(monkeypatch):
     from vecgames.core import simulation
 
     monkeypatch.setattr(simulation, "PROGRESS_MIN_CHUNK", 100)
-    monkeypatch.setattr(simulation, "PROGRESS_CHUNKS", 7)
+    monkeypatch.setattr(simulation, "PROGRESS_CHUNK_SECONDS", 0.0)  # chunks stay at 100
     monkeypatch.setattr(simulation, "PROGRESS_DELAY", 0.0)
 
 
@@ -123,7 +123,7 @@ def test_chunked_run_is_the_single_run(monkeypatch, small_chunks, name, options)
     sizes = _count_runs(monkeypatch, name)
     monkeypatch.setattr("sys.stderr", FakeTTY(tty=False))
     chunked = vecgames.simulate(name, 1001, seed=9, progress=True, **options)
-    assert len(sizes) == 7 and sum(sizes) == 1001  # it did run in chunks
+    assert sizes == [100] * 10 + [1]  # it did run in chunks
     pd.testing.assert_frame_equal(whole, chunked, check_exact=True)
     assert whole.attrs.keys() == chunked.attrs.keys()
     for key, value in whole.attrs.items():
@@ -143,3 +143,15 @@ def test_bar_on_a_terminal_not_on_a_pipe(monkeypatch, small_chunks):
     assert pipe.text == "" and sizes == [1000]  # one run, as without a bar
     with pytest.raises(TypeError, match="progress must be a bool"):
         vecgames.simulate("liars_dice", 10, progress="yes")
+
+
+def test_growing_chunks_are_the_single_run(monkeypatch, small_chunks):
+    from vecgames.core import simulation
+
+    monkeypatch.setattr(simulation, "PROGRESS_CHUNK_SECONDS", 1e9)  # grow 4x a chunk
+    whole = vecgames.simulate("dayaoguai", 1001, seed=4, progress=False)
+    sizes = _count_runs(monkeypatch, "dayaoguai")
+    monkeypatch.setattr("sys.stderr", FakeTTY(tty=False))
+    chunked = vecgames.simulate("dayaoguai", 1001, seed=4, progress=True)
+    assert sizes == [100, 400, 501]
+    pd.testing.assert_frame_equal(whole, chunked, check_exact=True)
