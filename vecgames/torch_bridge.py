@@ -11,11 +11,12 @@ torch is imported lazily, so ``import vecgames`` never needs it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .core.validation import check_list
 from .core.vec_env import VecEnv
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,11 +93,7 @@ class TorchBridge:
         if not isinstance(env, VecEnv):
             raise TypeError(f"env must be a vecgames env (vecgames.make(...)), got "
                             f"{type(env).__name__}")
-        if isinstance(info_keys, (str, bytes)) or not isinstance(info_keys, Iterable) or (
-                isinstance(info_keys, np.ndarray) and info_keys.ndim != 1):
-            raise TypeError(f"info_keys must be a list of info names, got "
-                            f"{type(info_keys).__name__}")
-        info_keys = list(info_keys)
+        info_keys = check_list(info_keys, "info_keys", "info names")
         self.torch = import_torch()
         self.env = env
         self.device = resolve_device(device)

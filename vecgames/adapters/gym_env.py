@@ -38,6 +38,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from ..core.validation import is_str
 from .seats import OpponentPolicy, SeatedTables
 
 
@@ -92,7 +93,7 @@ class GymEnv(gymnasium.Env):
         self.tables = SeatedTables(game, 1, seat, opponents, seed, options)
         self.env = self.tables.env
         self.observation_space, self.action_space = _spaces(self.env)
-        if render_mode not in (None, "ansi"):
+        if not (render_mode is None or is_str(render_mode, "ansi")):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)

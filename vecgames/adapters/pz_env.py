@@ -25,7 +25,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 import vecgames
-from vecgames.core.validation import check_actions, check_int
+from vecgames.core.validation import check_actions, check_int, is_str
 
 
 class _Table:
@@ -33,14 +33,14 @@ class _Table:
 
     def _open(self, game: str, seed: int, render_mode: str | None,
               options: dict[str, Any]) -> None:
-        if game == "hanabi":  # every seat's own view, so each agent can observe
-            if options.get("observers", "all") != "all":
+        if is_str(game, "hanabi"):  # every seat's own view, so each agent can observe
+            if not is_str(options.get("observers", "all"), "all"):
                 raise ValueError("the PettingZoo adapters observe every Hanabi seat: "
                                  "observers must be 'all' (the default here)")
             options = {**options, "observers": "all"}
         self.env = vecgames.make(game, num_envs=1, seed=seed, **options)
         self._all_seats = game == "hanabi"
-        if render_mode not in (None, "ansi"):
+        if not (render_mode is None or is_str(render_mode, "ansi")):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
         n, a = self.env.num_players, self.env.num_actions

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 import vecgames
-from vecgames.core.validation import check_actions, check_int
+from vecgames.core.validation import check_actions, check_int, is_str
 
 # ``opponents(obs, mask) -> actions`` for the rows of the tables where an opponent acts.
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -34,12 +34,13 @@ class SeatedTables:
 
     def __init__(self, game: str, num_envs: int, seat: int, opponents: str | OpponentPolicy,
                  seed: int, options: dict[str, Any]):
-        if game == "hanabi" and options.get("observers", "current") != "current":
+        if is_str(game, "hanabi") and not is_str(options.get("observers", "current"),
+                                                  "current"):
             raise ValueError("the single-agent adapters observe the seat to act: "
                              "hanabi's observers must be 'current'")
         self.env = vecgames.make(game, num_envs=num_envs, seed=seed, **options)
         self.seat = check_int(seat, "seat", 0, self.env.num_players - 1)
-        if not (opponents == "random" or callable(opponents)):
+        if not (is_str(opponents, "random") or callable(opponents)):
             raise ValueError(f"opponents must be 'random' or a callable (obs, mask) -> actions, "
                              f"got {opponents!r}")
         self.opponents = opponents

@@ -36,7 +36,7 @@ from torchrl.envs import EnvBase
 
 import vecgames
 from vecgames.core.rng import check_seed
-from vecgames.core.validation import check_actions
+from vecgames.core.validation import check_actions, is_str
 from vecgames.torch_bridge import TorchBridge, to_numpy_actions
 
 
@@ -72,7 +72,8 @@ class TorchRLEnv(EnvBase):
 
     def __init__(self, game: str, num_envs: int = 1, device: Any = "cpu", seed: int = 0,
                  **options: Any):
-        if game == "hanabi" and options.get("observers", "current") != "current":
+        if is_str(game, "hanabi") and not is_str(options.get("observers", "current"),
+                                                  "current"):
             raise ValueError("TorchRLEnv observes the seat to act: hanabi's observers must be "
                              "'current'")
         self.native = vecgames.make(game, num_envs=num_envs, seed=seed, **options)

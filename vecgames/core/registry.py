@@ -144,6 +144,8 @@ def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
     from .simulation import numba_threads, run_with_progress, show_progress
 
     show = show_progress(progress)
+    if not isinstance(backend, str) or backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if backend == "ray":
         from ..distributed import simulate_ray
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -47,6 +47,21 @@ def as_array(value: Any, name: str) -> np.ndarray:
     except (TypeError, ValueError):
         raise ValueError(f"{name} must be an array (equal-length rows), got a ragged "
                          f"{type(value).__name__}") from None
+
+
+def check_list(value: Any, name: str, what: str) -> list[Any]:
+    """The items of a list-like ``value`` (not a string, nor a 0-d array) as a list; raises a
+    TypeError saying ``name`` must be a list of ``what``."""
+    if (isinstance(value, (str, bytes)) or not isinstance(value, Iterable)
+            or (isinstance(value, np.ndarray) and value.ndim == 0)):
+        raise TypeError(f"{name} must be a list of {what}, got {type(value).__name__}")
+    return list(value)
+
+
+def is_str(value: Any, text: str) -> bool:
+    """Whether ``value`` is the string ``text`` (False for anything else: ``==`` on a numpy
+    array would compare elementwise, and its truth value is an error)."""
+    return isinstance(value, str) and value == text
 
 
 def check_bool(value: Any, name: str) -> bool:

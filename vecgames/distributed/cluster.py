@@ -21,15 +21,27 @@ def _ray():
     return ray
 
 
+def check_address(address: Any) -> tuple[str, int] | None:
+    """The (host, port) of a remote address; None for None, "auto" and "local"."""
+    if address is None:
+        return None
+    if not isinstance(address, str):
+        raise TypeError(f"address must be a str ('auto', 'local', 'host:port' or "
+                        f"'ray://host:port') or None, got {type(address).__name__}")
+    if address in ("auto", "local"):
+        return None
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"address must be 'host:port', 'ray://host:port', 'auto' or "
+                         f"'local', got {address!r}")
+    return host.strip("[]"), int(port)
+
+
 def _check_reachable(address: str, timeout: float) -> None:
     """Fail fast on an address nothing listens at (``ray.init`` would wait for minutes)."""
-    target = address.removeprefix("ray://")
-    host, _, port = target.rpartition(":")
-    if not host or not port.isdigit():
-        raise ValueError(f"address must be 'host:port', 'ray://host:port' or 'auto', "
-                         f"got {address!r}")
+    host, port = check_address(address) or ("", 0)
     try:
-        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+        with socket.create_connection((host, port), timeout=timeout):
             pass
     except OSError as error:
         raise ConnectionError(
@@ -50,7 +62,7 @@ def connect(address: str | None = None, *, timeout: float = CONNECT_TIMEOUT_S) -
     connected keeps its connection (an address given is still checked).
     """
     ray = _ray()
-    if address not in (None, "auto", "local"):  # an address given is checked, connected or not
+    if address is not None and check_address(address) is not None:  # checked, connected or not
         _check_reachable(address, timeout)
     if ray.is_initialized():
         return ray
@@ -72,10 +84,14 @@ def shard_count(address: str | None, num_shards: int | None, cpus_per_shard: int
     """Check the sharding options, connect, and return ``(num_shards, cpus_per_shard)``:
     ``num_shards`` as given, else ``SHARDS_PER_SLOT`` per task slot (cluster CPUs /
     ``cpus_per_shard``), at most ``most`` (and at least 1)."""
-    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1)
+    cpus_per_shard = check_int(cpus_per_shard, "cpus_per_shard", 1, 1024)
     if num_shards is not None:
-        num_shards = check_int(num_shards, "num_shards", 1)
+        num_shards = check_int(num_shards, "num_shards", 1, 2**31 - 1)
+    check_address(address)
     connect(address)
+    if cpus_per_shard > cluster_cpus():  # such a task would wait forever for its CPUs
+        raise ValueError(f"cpus_per_shard must be at most the cluster's {cluster_cpus()} "
+                         f"CPUs, got {cpus_per_shard}")
     if num_shards is None:
         num_shards = SHARDS_PER_SLOT * max(cluster_cpus() // cpus_per_shard, 1)
         if most is not None:

@@ -12,7 +12,7 @@ import pandas as pd
 
 from ..core.registry import simulation_module
 from ..core.simulation import SimJob, merge_outputs
-from ..core.validation import check_bool
+from ..core.validation import check_bool, check_int
 from .cluster import run_sharded, shard_count
 
 NO_CACHE = {"VECGAMES_NO_CACHE": "1"}  # see vecgames.core.jit
@@ -39,6 +39,7 @@ def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 
     job: SimJob = module.plan(num_games, policy, seed, **options)
     progress, cache, warm = (check_bool(value, label) for value, label in
                              ((progress, "progress"), (cache, "cache"), (warm, "warm")))
+    max_retries = check_int(max_retries, "max_retries", 0, 1000)  # checked before connecting
     num_shards, cpus_per_shard = shard_count(address, num_shards, cpus_per_shard,
                                              most=job.num_games // MIN_SHARD_GAMES)
     shards = job.split(num_shards)

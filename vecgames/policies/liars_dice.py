@@ -67,9 +67,10 @@ def _actions_kernel(s, r, policy, threshold, out):
 def check_threshold(threshold: Any) -> float:
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.floating)):
         raise TypeError(f"threshold must be a number, got {type(threshold).__name__}")
-    if not 0.0 <= float(threshold) <= 1.0:
+    value = float(threshold) if -1 <= threshold <= 1 else 2.0  # a huge int: no OverflowError
+    if not 0.0 <= value <= 1.0:
         raise ValueError(f"threshold must be in [0, 1], got {threshold}")
-    return float(threshold)
+    return value
 
 
 def env_actions(env: Any, policy: str = "heuristic",

@@ -157,7 +157,10 @@ class HoldemEnv(VecEnv):
             # otherwise a hand could end at the blinds, with no decision to return
             raise ValueError(f"every stack must exceed the big blind ({self.rules.big_blind}) "
                              f"in the env; got {self.stacks}")
-        fractions = np.asarray(raise_fractions, dtype=np.float64)
+        try:
+            fractions = np.asarray(raise_fractions, dtype=np.float64)
+        except (TypeError, ValueError, OverflowError):  # not numbers, ragged, a huge int
+            fractions = np.array([np.nan])  # refused just below
         if fractions.ndim != 1 or not np.all(np.isfinite(fractions)) or np.any(fractions <= 0):
             raise ValueError("raise_fractions must be a list of positive pot fractions")
         self.fractions = fractions
