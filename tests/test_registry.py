@@ -155,3 +155,12 @@ def test_growing_chunks_are_the_single_run(monkeypatch, small_chunks):
     chunked = vecgames.simulate("dayaoguai", 1001, seed=4, progress=True)
     assert sizes == [100, 400, 501]
     pd.testing.assert_frame_equal(whole, chunked, check_exact=True)
+
+
+def test_games_package_is_callable():
+    """``vecgames.games()`` lists the games, also after a game module was imported (which
+    binds the ``vecgames.games`` package to that name)."""
+    import vecgames.games.holdem  # noqa: F401
+
+    assert vecgames.games() == vecgames.list_games()
+    assert [g.name for g in vecgames.games()] == list(GAMES)

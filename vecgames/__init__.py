@@ -3,16 +3,17 @@
 >>> import vecgames
 >>> env = vecgames.make("zhajinhua", num_envs=4096, num_players=6, seed=0)
 >>> df = vecgames.simulate("zhajinhua", 100_000, policy="random", seed=0)
->>> [g.name for g in vecgames.list_games()]
+>>> [g.name for g in vecgames.games()]  # the same as vecgames.list_games()
 ['zhajinhua', 'holdem', 'liars_dice', 'hanabi', 'dayaoguai']
 """
 
+from . import games  # callable: vecgames.games() is list_games()
 from .adapters import register_gymnasium_ids
 from .core import VecEnv, format_cards, make, parse_cards, simulate
 from .core.registry import GameInfo, list_games
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
-__all__ = ["GameInfo", "VecEnv", "__version__", "format_cards", "list_games", "make",
+__all__ = ["GameInfo", "VecEnv", "__version__", "format_cards", "games", "list_games", "make",
            "parse_cards", "simulate"]
 
 register_gymnasium_ids()  # gymnasium.make("vecgames/Holdem-v0"); never imports Gymnasium
