@@ -75,12 +75,12 @@ def test_unknown_game_exit_2(capsys):
 
 
 def test_train_forwards_args(monkeypatch):
-    seen: list[list[str]] = []
+    seen: list[tuple[list[str], str]] = []
     fake = types.ModuleType("vecgames.training.zhajinhua")
-    fake.main = lambda argv=None: seen.append(argv) or 0
+    fake.main = lambda argv=None, prog="": seen.append((argv, prog)) and 0
     monkeypatch.setitem(sys.modules, "vecgames.training.zhajinhua", fake)
     assert main(["train", "zhajinhua", "--minutes", "1", "--out", "run1"]) == 0
-    assert seen == [["--minutes", "1", "--out", "run1"]]
+    assert seen == [(["--minutes", "1", "--out", "run1"], "vecgames train zhajinhua")]
 
 
 def test_train_without_extra(monkeypatch, capsys):

@@ -19,6 +19,7 @@ progress bar on stderr when it is a terminal.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
 import os
 import sys
@@ -505,7 +506,9 @@ def _train(args: argparse.Namespace) -> int:
         print(f"{PROG}: error: training needs the train extra ({exc}); install it with:\n"
               f"    {TRAIN_HINT}", file=sys.stderr)
         return 1
-    return _forward(trainer.main, args.args)
+    # The trainer's usage and error lines name this command (`vecgames train GAME`).
+    return _forward(functools.partial(trainer.main, prog=f"{PROG} train {args.game}"),
+                    args.args)
 
 
 # ---------------------------------------------------------------- play
