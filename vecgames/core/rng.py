@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .jit import jit
+from .validation import shown
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -75,7 +76,7 @@ def check_seed(seed, name: str = "seed") -> np.uint64:
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"{name} must be an int in [0, 2**64), got {type(seed).__name__}")
     if not 0 <= int(seed) <= MAX_SEED:
-        raise ValueError(f"{name} must be in [0, 2**64), got {seed}")
+        raise ValueError(f"{name} must be in [0, 2**64), got {shown(seed)}")
     return np.uint64(int(seed))
 
 

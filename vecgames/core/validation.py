@@ -20,8 +20,14 @@ def check_int(value: Any, name: str, low: int | None = None, high: int | None = 
     if (low is not None and value < low) or (high is not None and value > high):
         lo = "-inf" if low is None else low
         hi = "inf" if high is None else high
-        raise ValueError(f"{name} must be in [{lo}, {hi}], got {value}")
+        raise ValueError(f"{name} must be in [{lo}, {hi}], got {shown(value)}")
     return value
+
+
+def shown(value: Any) -> str:
+    """``value`` for an error message, a huge int cut short (a message stays one line)."""
+    text = str(value)
+    return text if len(text) <= 40 else f"{text[:20]}... ({len(text)} characters)"
 
 
 def check_number(value: Any, name: str, low: float | None = None) -> float:
@@ -35,7 +41,7 @@ def check_number(value: Any, name: str, low: float | None = None) -> float:
         out = float("inf")
     if not np.isfinite(out) or (low is not None and out < low):
         bound = "" if low is None else f" >= {low}"
-        raise ValueError(f"{name} must be a finite number{bound}, got {value}")
+        raise ValueError(f"{name} must be a finite number{bound}, got {shown(value)}")
     return out
 
 
