@@ -17,7 +17,7 @@ already reported for them do not sum to zero.
 
 The returned arrays are the env's own buffers, reused by the next call (no allocation per step,
 and the torch bridge can wrap them without a copy): copy what you want to keep, and do not
-write to them (legality is decided by the rules, never by an edited mask).
+write to them (the legality check reads the mask the rules wrote).
 
 Illegal actions, the same in every game: an action outside the rules of the state it is given
 to (``info["action_mask"]`` False) is refused by ``step``. With ``illegal="raise"`` (the
@@ -57,7 +57,8 @@ ILLEGAL_MODES = ("raise", "penalty")
 @jit
 def find_illegal(actions, mask, out):
     """out[i] = whether env i's action is illegal under ``mask`` (``WAIT`` is legal); returns
-    the first such env, or -1. A game whose rules are cheap to ask uses them instead."""
+    the first such env, or -1. About 1 ns per env: asking the rules again (Zha Jin Hua's
+    ``legal_bits``) cost 5 to 10 times more for the same answer."""
     first = -1
     for i in range(actions.shape[0]):
         a = actions[i]
@@ -210,7 +211,8 @@ class VecEnv:
     # -- what a game supplies ----------------------------------------------------------------
     def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
         """out[i] = whether env i's action (a checked int, ``WAIT`` allowed) breaks the rules;
-        the first such env or -1. Reads nothing but the state: raising after it is safe."""
+        the first such env or -1. Writes only ``out`` (and a game's private scratch), so
+        raising after it leaves everything as it was. Default: the mask the rules wrote."""
         return int(find_illegal(actions, self._mask, out))
 
     def _reset_all(self) -> None:  # pragma: no cover - abstract

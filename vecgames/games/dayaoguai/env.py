@@ -57,18 +57,6 @@ def _step_env(s, i, r, a, reward, truncated):
     return done
 
 
-@jit
-def _illegal_kernel(s, r, actions, out):
-    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
-    first = -1
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        out[i] = a >= 0 and not (legal_bits(s.table[i], r) >> a) & 1
-        if out[i] and first < 0:
-            first = i
-    return first
-
-
 @jit(parallel=True)
 def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, current):
     for i in prange(s.rng.shape[0]):
@@ -104,9 +92,6 @@ class DaYaoguaiEnv(VecEnv):
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)
-
-    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
-        return int(_illegal_kernel(self.state, self.rules, actions, out))
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, actions, self._obs, self._reward,

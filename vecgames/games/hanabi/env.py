@@ -87,18 +87,6 @@ def _step_env(s, i, r, a, reward, score, end):
     return done
 
 
-@jit
-def _illegal_kernel(s, r, actions, out):
-    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
-    first = -1
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        out[i] = a >= 0 and not (legal_bits(s.table[i], r) >> a) & 1
-        if out[i] and first < 0:
-            first = i
-    return first
-
-
 @jit(parallel=True)
 def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mask, legal,
                  current, score, end):
@@ -168,9 +156,6 @@ class HanabiEnv(VecEnv):
         if arr.ndim == 2 and arr.shape == (self.num_envs, self.num_players) and self._started:
             actions = arr[np.arange(self.num_envs), self._current]
         return super().step(actions)
-
-    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
-        return int(_illegal_kernel(self.state, self.rules, actions, out))
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._encoder, self._all, actions, self._obs3,

@@ -25,7 +25,6 @@ from .rules import (
     Rules,
     State,
     field,
-    is_legal,
     make_rules,
     new_state,
     reset_match,
@@ -80,18 +79,6 @@ def _step_env(s, i, r, a, reward, flags, loser, final_penalty):
         for q in range(n):
             final_penalty[i, q] = t[PENALTY + q]
         reset_match(s, i, r)
-
-
-@jit
-def _illegal_kernel(s, r, actions, out):
-    """out[i] = whether env i's action breaks the rules (negative: WAIT); the first, or -1."""
-    first = -1
-    for i in range(actions.shape[0]):
-        a = actions[i]
-        out[i] = a >= 0 and not is_legal(s.table[i], a, r)
-        if out[i] and first < 0:
-            first = i
-    return first
 
 
 @jit(parallel=True)
@@ -152,9 +139,6 @@ class LiarsDiceEnv(VecEnv):
                       self._current, self._penalty)
         self._loser[:] = -1
         self._info["round_over"][:] = False
-
-    def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
-        return int(_illegal_kernel(self.state, self.rules, actions, out))
 
     def _action_text(self, action: int) -> str:
         return f"action {action} ({format_bid(self.bid(action))})"
