@@ -489,6 +489,37 @@ def test_hanabi_reset_from_deck(deck: Any, players: int) -> None:
         assert np.array_equal(env.state.deck, expect)
 
 
+@fuzz(80)
+@given(data=st.data(), players=st.integers(2, 4))
+def test_holdem_reset_from_deck(data: st.DataObject, players: int) -> None:
+    key = f"holdem{players}"
+    if key not in _ENVS:
+        _ENVS[key] = vecgames.make("holdem", num_envs=2, num_players=players, seed=3)
+        _ENVS[key].reset()
+    env = _ENVS[key]
+    need = 2 * players + 5
+    rows = [data.draw(st.permutations(range(52))) for _ in range(2)]
+    width = data.draw(st.sampled_from([need, 52, need - 1, 53]))
+    deck: Any = np.array([row[:width] for row in rows])
+    kind = data.draw(st.sampled_from(["ok", "repeat", "value", "dtype", "shape", "ragged"]))
+    if kind == "repeat":
+        deck[0, 1] = deck[0, 0]
+    elif kind == "value":
+        deck[1, 0] = data.draw(st.sampled_from([-1, 52, 2**40]))
+    elif kind == "dtype":
+        deck = deck.astype(data.draw(st.sampled_from([np.float64, np.uint8, np.bool_, str])))
+    elif kind == "shape":
+        deck = data.draw(st.sampled_from([deck[0], deck[:1], deck[None], np.stack([deck[0]] * 3)]))
+    elif kind == "ragged":
+        deck = [rows[0][:need], rows[1][:need + 1]]
+    button = data.draw(st.integers(0, players - 1) | st.lists(st.integers(0, players - 1),
+                                                               min_size=2, max_size=2)
+                       | BAD | st.sampled_from([players, -1, [0, 0, 0], [[0], [1]]]))
+    before = snapshot(env)
+    if call(env.reset_from_deck, ["deck", "button"], deck, button) is None:
+        assert_unchanged(before, env)
+
+
 @st.composite
 def jaxmarl_calls(draw: Callable[..., Any]) -> tuple[bool, dict[str, Any]]:
     mix = Mixer(draw)

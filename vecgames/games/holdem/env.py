@@ -11,7 +11,7 @@ from numba import prange
 from ...core.cards import format_cards
 from ...core.jit import jit
 from ...core.rng import check_seed
-from ...core.validation import check_choice
+from ...core.validation import as_array, check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
 from .observe import (
@@ -253,7 +253,7 @@ class HoldemEnv(VecEnv):
         """Start hands from given card orders (``decks`` [B, >= 2n + 5] card ids: seat p gets
         ``decks[i, 2p:2p+2]``, the board is ``decks[i, 2n:2n+5]``) and buttons (int or [B])."""
         n = self.rules.num_players
-        arr = np.asarray(decks)
+        arr = as_array(decks, "decks")
         need = 2 * n + 5
         if arr.ndim != 2 or arr.shape[0] != self.num_envs or not need <= arr.shape[1] <= 52:
             raise ValueError(f"decks must have shape ({self.num_envs}, {need}..52), got "
@@ -263,9 +263,12 @@ class HoldemEnv(VecEnv):
         dealt = np.sort(arr[:, :need], axis=1)
         if (np.diff(dealt, axis=1) == 0).any():
             raise ValueError("a deck repeats a card among the cards dealt")
-        button = np.asarray(button)
+        button = as_array(button, "button")
         if button.dtype == np.bool_ or not np.issubdtype(button.dtype, np.integer):
             raise TypeError(f"button must be an int or one int per env, got {button.dtype}")
+        if button.shape not in ((), (self.num_envs,)):
+            raise ValueError(f"button must be an int or {self.num_envs} ints (one per env), "
+                             f"got shape {button.shape}")
         buttons = np.broadcast_to(button, (self.num_envs,)).astype(np.int64)
         if buttons.min() < 0 or buttons.max() >= n:
             raise ValueError(f"button must be a seat in 0..{n - 1}")
