@@ -698,6 +698,8 @@ SIM_FLAGS: dict[str, tuple[list[str], list[str]]] = {  # flag: (valid values, ba
     "--address": ([], ["auto", "localhost:1"]),
     "--cpus-per-shard": (["1"], ["2", "0", "x"]),
     "--bogus": ([], ["1"]),
+    "--csv": ([], ["/nonexistent/x.csv", "."]),  # never written: a valid path is no fuzz
+    "--report": ([], ["/nonexistent/r.md", "."]),
 }
 SIM_SWITCHES = ["--summary", "--special-235"]
 
@@ -732,7 +734,7 @@ def test_cli_simulate(argv: list[str]) -> None:
 PREFLOP_VALID = [["--out", "m.npz"], ["--backend", "local"], ["--cpus-per-shard", "1"]]
 PREFLOP_BAD = [["--backend", "dask"], ["--shards", "2"], ["--address", "auto"],
                ["--cpus-per-shard", "2"], ["--cpus-per-shard", "x"], ["--bogus"],
-               ["--shards", "x"], ["extra"]]
+               ["--shards", "x"], ["extra"], ["--out", "/nonexistent/m.npz"], ["--out", "."]]
 PLAY_VALID = [["--players", "3"], ["--rounds", "2"], ["--dice", "3"], ["--seat", "1"],
               ["--agent", "random"], ["--threshold", "0.3"], ["--seed", "5"], ["--render"],
               ["--allow-repeat-bids"]]

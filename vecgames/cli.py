@@ -243,6 +243,7 @@ def _preflop(args: argparse.Namespace) -> int:
     from .core.simulation import show_progress
     from .poker.preflop import MATRIX_FILE, compute_preflop_matrix
 
+    _check_output(args.out, "--out")
     options = _ray_options(args)
     start = time.perf_counter()
     try:
@@ -448,6 +449,17 @@ def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
     _print_throughput(args.games, elapsed, startup, "games")
 
 
+def _check_output(path: str | None, flag: str) -> None:
+    """Refuse a file to write whose folder is missing before the run, not after it."""
+    if path is None:
+        return
+    if os.path.isdir(path):
+        raise CLIError(f"argument {flag}: {path!r} is a folder; give a file name")
+    folder = os.path.dirname(os.path.abspath(os.path.expanduser(path)))
+    if not os.path.isdir(folder):
+        raise CLIError(f"argument {flag}: the folder {folder!r} does not exist")
+
+
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
@@ -456,6 +468,8 @@ def _simulate(args: argparse.Namespace) -> int:
                        "(the report needs per-game rows)")
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
+    _check_output(args.report, "--report")
+    _check_output(args.csv, "--csv")
     options = _rule_options(args)
     kwargs = dict(policy=_policy(args.policy), seed=args.seed, **options)
     kwargs.update(summary=args.summary)
