@@ -167,7 +167,7 @@ class HanabiEnv(VecEnv):
         ``[50]`` for all envs) with id = 5 x colour + rank (colours R, Y, G, W, B; rank 0..4 =
         value 1..5), or JaxMARL's one-hot form ``[B, 50, 5, 5]`` / ``[50, 5, 5]``. Each must
         be a full deck (3/2/2/2/1 copies per colour). Games that follow are shuffled from the
-        env streams as usual."""
+        env streams as usual. Returns the env's own buffers, overwritten by the next call."""
         ids = deck_ids(decks, self.num_envs)
         if not self._started:  # seed the streams for the games after these
             super().reset()

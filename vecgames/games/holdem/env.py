@@ -251,7 +251,8 @@ class HoldemEnv(VecEnv):
 
     def reset_from_deck(self, decks: Any, button: Any = 0):
         """Start hands from given card orders (``decks`` [B, >= 2n + 5] card ids: seat p gets
-        ``decks[i, 2p:2p+2]``, the board is ``decks[i, 2n:2n+5]``) and buttons (int or [B])."""
+        ``decks[i, 2p:2p+2]``, the board is ``decks[i, 2n:2n+5]``) and buttons (int or [B]).
+        Returns the env's own buffers, overwritten by the next call."""
         n = self.rules.num_players
         arr = as_array(decks, "decks")
         need = 2 * n + 5

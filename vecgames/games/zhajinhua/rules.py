@@ -6,7 +6,8 @@ kernel and ``simulate`` both call it.
 Actions (the seed's numbering): 0 no-op, 1 look 看牌, 2 fold, 3..8 compare with seat 0..5,
 9..14 bet 1, 2, 4, 8, 16, 32 blind units. A turn is two decisions of the same player: the look
 phase (0 or, while blind, 1) then the action phase (bet, compare or fold). Any other action is
-illegal and puts the player out as if folded.
+illegal and puts the player out as if folded: the rule of the ``uniform`` simulate policy (the
+seed's random player); the env refuses illegal actions before they reach ``step_one``.
 """
 
 from __future__ import annotations
