@@ -36,6 +36,7 @@ from vecgames.core.registry import simulation_module
 from vecgames.games.hanabi import jaxmarl
 from vecgames.games.hanabi.rules import DECK_SIZE
 from vecgames.games.holdem.facade import TexasPoker
+from vecgames.play.liars_dice import LiarsDiceGame
 
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
@@ -416,7 +417,8 @@ def test_constructors_refuse_extremes() -> None:
     targets: list[tuple[Callable[..., Any], tuple[Any, ...], tuple[str, ...]]] = [
         (jaxmarl.HanabiJaxMARL, (), ("self",)), (jaxmarl.make, (), ()),
         (TexasPoker, ([Caller(), Caller()],), ("self", "agents")),
-        (torch_bridge.TorchBridge, (env,), ("self", "env"))]
+        (torch_bridge.TorchBridge, (env,), ("self", "env")),
+        (LiarsDiceGame, (), ("self",))]
     for kind in ("GymEnv", "VecGymEnv", "AECGameEnv", "ParallelGameEnv", "TorchRLEnv"):
         targets.append((_adapter(kind), ("liars_dice",), ("self", "game")))
     for fn, args, skip in targets:

@@ -19,6 +19,7 @@ drive them with scripted input.
 from __future__ import annotations
 
 import argparse
+import os
 import secrets
 import sys
 from collections.abc import Callable, Sequence
@@ -30,7 +31,7 @@ import numpy as np
 
 from ..cli import TRAIN_HINT, Parser, flagged
 from ..core.rng import check_seed
-from ..core.validation import check_int
+from ..core.validation import check_bool, check_int
 from ..games.liars_dice.bids import (
     FEI_FACES,
     Bid,
@@ -148,8 +149,9 @@ def _bid(action: int, num_players: int, dice: int) -> Bid:
 # ---------------------------------------------------------------- agents
 
 
-class PlayError(Exception):
-    """A problem with the options or the agent: printed as an error; ``code`` is the exit code."""
+class PlayError(ValueError):
+    """A problem with the options or the agent: printed as an error; ``code`` is the exit code.
+    A ValueError, as every bad argument of the API is."""
 
     def __init__(self, message: str, code: int = 2):
         super().__init__(message)
@@ -184,6 +186,9 @@ class _Checkpoint:
 
 def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> Any:
     """The agent for the computer's seats: a baseline policy name or a checkpoint path."""
+    if not isinstance(agent, (str, os.PathLike)):
+        raise TypeError(f"agent must be a policy name ({', '.join(POLICIES)}) or a checkpoint "
+                        f"path, got {type(agent).__name__}")
     if agent in POLICIES:
         return _Baseline(agent, threshold)
     path = Path(agent)
@@ -275,7 +280,10 @@ class LiarsDiceGame:
         self.seat = check_int(seat, "seat", 0, players - 1)
         self.threshold = check_threshold(threshold)
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
-        self.render = bool(render)
+        self.render = check_bool(render, "render")
+        for name, fn in (("input_fn", input_fn), ("print_fn", print_fn)):
+            if not callable(fn):
+                raise TypeError(f"{name} must be a function, got {type(fn).__name__}")
         self.input_fn, self.print_fn = input_fn, print_fn
         self.opponent = load_opponent(agent, players, dice, self.threshold)
         self.env = LiarsDiceEnv(num_envs=1, seed=self.seed,
