@@ -59,16 +59,23 @@ def card_arrays(draw, hand_sizes=(5, 6, 7)):
     """Integer-ish arrays whose last axis is mostly a hand size, with ids mostly valid."""
     dtype = draw(DTYPES)
     last = draw(st.sampled_from([*hand_sizes, *hand_sizes, 0, 1, 4, 8]))
-    lead = draw(st.lists(st.integers(0, 3), max_size=2))
+    lead = draw(st.lists(st.integers(0, 70), max_size=2).filter(lambda d: np.prod(d) <= 200))
     shape = (*lead, last)
     count = int(np.prod(shape))
     values = draw(st.lists(st.one_of(st.integers(0, 51), st.integers(0, 51),
                                      st.integers(-300, 300), st.sampled_from([52, 63, 64, 255])),
                            min_size=count, max_size=count))
-    distinct = draw(st.booleans())
-    if distinct and last and last <= 52:  # a valid deal in every row, sometimes
+    mode = draw(st.sampled_from(["random", "valid", "repeat", "bad id"]))
+    if mode != "random" and count:  # valid deals in every row, then maybe one defect
         rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
         values = [int(v) for _ in range(count // last) for v in rng.permutation(52)[:last]]
+        at = draw(st.integers(0, count - 1))
+        if mode == "repeat" and last > 1:
+            row = at - at % last
+            other = row + (at - row + draw(st.integers(1, last - 1))) % last
+            values[at] = values[other]
+        elif mode == "bad id":
+            values[at] = draw(st.sampled_from([-128, -1, 52, 63, 64, 127, 128, 255, 256, 2**40]))
     if dtype is object:
         return np.array(values, dtype=object).reshape(shape)
     with np.errstate(over="ignore"):

@@ -179,3 +179,25 @@ def test_bad_input_is_named():
         describe(0)
     with pytest.raises(ValueError, match="1..7462"):
         hand_category(7463)
+
+
+@pytest.mark.parametrize("dtype", [np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64])
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_checked_evaluate_names_the_first_bad_hand(dtype, size):
+    # The check runs block by block (64 hands) inside the evaluation pass: a defect in any
+    # row of any block, first or last, must be found and named.
+    rng = np.random.default_rng(size)
+    hands = np.array([rng.permutation(52)[:size] for _ in range(300)]).astype(dtype)
+    assert np.array_equal(evaluate(hands), evaluate(hands.astype(np.int64), check=False))
+    info = np.iinfo(dtype)
+    bad_ids = [v for v in (-128, -1, 52, 63, 64, 127, 128, 255, 256, 2**40)
+               if info.min <= v <= info.max]
+    for row in (0, 1, 63, 64, 130, 255, 256, 299):
+        for col in range(size):
+            repeated = hands.copy()
+            repeated[row, col] = repeated[row, (col + 1 + row % (size - 1)) % size]
+            out_of_range = hands.copy()
+            out_of_range[row, col] = bad_ids[(row + col) % len(bad_ids)]
+            for bad in (repeated, out_of_range):
+                with pytest.raises(ValueError, match=rf"hand \({row},\) "):
+                    evaluate(bad)
