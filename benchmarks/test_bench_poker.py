@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from benchmarks.bench_poker import random_hands
+from vecgames.poker import evaluate
 from vecgames.poker.distributions import strength_histogram
 from vecgames.poker.equity import equity
 from vecgames.poker.seven_card import evaluate_rows
@@ -23,6 +24,13 @@ def test_evaluate_rows_100k_hands(benchmark, hands, threads):
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     out = np.zeros(len(hands), np.int16)
     benchmark(evaluate_rows, hands, out)
+    assert out.min() >= 1 and out.max() <= 7462
+
+
+@pytest.mark.parametrize("check", [False, True])
+def test_evaluate_100k_hands(benchmark, hands, check):
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    out = benchmark(evaluate, hands, check=check)
     assert out.min() >= 1 and out.max() <= 7462
 
 
