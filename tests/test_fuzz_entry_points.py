@@ -150,15 +150,19 @@ def bad_policy_strategy(game: str, n: int) -> st.SearchStrategy[Any]:
 # ---------------------------------------------------------------- helpers
 
 
+REFUSED = object()
+
+
 def call(fn: Callable[..., Any], names: Iterable[str], *args: Any, **kwargs: Any) -> Any:
-    """``fn(*args, **kwargs)``: its result, or None when it raised TypeError/ValueError with
-    a message of ours naming one of ``names`` or of the keywords given. Anything else fails."""
+    """``fn(*args, **kwargs)``: its result, or REFUSED when it raised TypeError/ValueError
+    with a message of ours naming one of ``names`` or of the keywords given. Anything else
+    fails the test."""
     try:
         out = fn(*args, **kwargs)
     except (TypeError, ValueError) as exc:
         check_message(exc, [*names, *kwargs])
         note_event("refused")
-        return None
+        return REFUSED
     note_event("accepted")  # --hypothesis-show-statistics: how often the valid path ran
     return out
 
@@ -186,13 +190,15 @@ def snapshot(obj: Any) -> dict[str, Any]:
             out[path] = (value.dtype, value.shape, value.tobytes())
         elif isinstance(value, (int, float, str, bool, np.generic)) or value is None:
             out[path] = value
-        elif depth < 3 and isinstance(value, tuple):
+        elif isinstance(value, np.random.Generator):
+            out[path] = repr(value.bit_generator.state)
+        elif depth < 5 and isinstance(value, tuple):
             for k, item in enumerate(value):
                 walk(f"{path}[{k}]", item, depth + 1)
-        elif depth < 3 and isinstance(value, dict):
+        elif depth < 5 and isinstance(value, dict):
             for k, item in value.items():
                 walk(f"{path}[{k!r}]", item, depth + 1)
-        elif depth < 3 and hasattr(value, "__dict__") and not callable(value):
+        elif depth < 5 and hasattr(value, "__dict__") and not callable(value):
             for k, item in vars(value).items():
                 walk(f"{path}.{k}", item, depth + 1)
 
@@ -246,7 +252,7 @@ def make_calls(draw: Callable[..., Any]) -> tuple[Any, dict[str, Any]]:
 def test_make(spec: tuple[Any, dict[str, Any]]) -> None:
     game, kwargs = spec
     env = call(vecgames.make, ["game", "name"], game, **kwargs)
-    if env is not None:
+    if env is not REFUSED:
         obs, info = env.reset()
         assert obs.shape[0] == kwargs.get("num_envs", 1)
         assert info["action_mask"].any(axis=1).all()
@@ -277,7 +283,7 @@ def test_env_methods(game: str, i: Any, seed: Any) -> None:
     for method, arg in VIEWS[game]:
         call(getattr(env, method), [arg], i)
         assert_unchanged(before, env)  # a view never changes the env
-    if call(env.reset, ["seed"], seed=seed) is None:
+    if call(env.reset, ["seed"], seed=seed) is REFUSED:
         assert_unchanged(before, env)
 
 
@@ -325,7 +331,7 @@ def test_simulate(spec: tuple[Any, Any, dict[str, Any]]) -> None:
     threads = numba.get_num_threads()
     df = call(vecgames.simulate, ["game", "name", "num_games"], game, num_games, **kwargs)
     assert numba.get_num_threads() == threads
-    if df is not None and not kwargs.get("summary", False) and game != "liars_dice":
+    if df is not REFUSED and not kwargs.get("summary", False) and game != "liars_dice":
         assert len(df) == num_games
 
 
@@ -487,7 +493,7 @@ def test_hanabi_reset_from_deck(deck: Any, players: int) -> None:
         _ENVS[key].reset()
     env = _ENVS[key]
     before = snapshot(env)
-    if call(env.reset_from_deck, ["deck"], deck) is None:
+    if call(env.reset_from_deck, ["deck"], deck) is REFUSED:
         assert_unchanged(before, env)
     else:
         given_ids = np.asarray(deck)
@@ -524,7 +530,7 @@ def test_holdem_reset_from_deck(data: st.DataObject, players: int) -> None:
                                                                min_size=2, max_size=2)
                        | BAD | st.sampled_from([players, -1, [0, 0, 0], [[0], [1]]]))
     before = snapshot(env)
-    if call(env.reset_from_deck, ["deck", "button"], deck, button) is None:
+    if call(env.reset_from_deck, ["deck", "button"], deck, button) is REFUSED:
         assert_unchanged(before, env)
 
 
@@ -553,7 +559,7 @@ def jaxmarl_calls(draw: Callable[..., Any]) -> tuple[bool, dict[str, Any]]:
 def test_hanabi_jaxmarl(spec: tuple[bool, dict[str, Any]], agent: Any) -> None:
     use_make, kwargs = spec
     env = call(jaxmarl.make if use_make else jaxmarl.HanabiJaxMARL, [], **kwargs)
-    if env is None:
+    if env is REFUSED:
         return
     obs, state = env.reset(key=object())
     assert set(obs) == set(env.agents)
@@ -589,7 +595,7 @@ def poker_calls(draw: Callable[..., Any]) -> tuple[Any, dict[str, Any]]:
 def test_texas_poker(spec: tuple[Any, dict[str, Any]]) -> None:
     agents, kwargs = spec
     table = call(TexasPoker, ["agents", "agent", "TexasPoker"], agents, **kwargs)
-    if table is not None and len(agents) == 2:  # a hand at a larger table takes ~1 s
+    if table is not REFUSED and len(agents) == 2:  # a hand at a larger table takes ~1 s
         chips = table.game()
         assert len(chips) == len(agents)
 
@@ -614,7 +620,7 @@ def test_torch_bridge(env: Any, device: Any, info_keys: Any) -> None:
     except RuntimeError as exc:  # a CUDA device on a machine without one
         assert "cuda" in str(exc) and not torch.cuda.is_available()
         return
-    if bridge is not None:
+    if bridge is not REFUSED:
         obs, info = bridge.reset()
         assert obs.shape[0] == env.num_envs
 
@@ -659,8 +665,21 @@ def _adapter(kind: str) -> Any:
 def test_adapter_constructors(spec: tuple[str, Any, dict[str, Any]]) -> None:
     kind, game, kwargs = spec
     adapter = call(_adapter(kind), ["game", "name"], game, **kwargs)
-    if adapter is not None and kind in ("GymEnv", "VecGymEnv", "ParallelGameEnv"):
+    if adapter is not REFUSED and kind in ("GymEnv", "VecGymEnv", "ParallelGameEnv"):
         adapter.reset(seed=0)
+
+
+@fuzz(60)
+@given(kind=st.sampled_from(["GymEnv", "VecGymEnv", "AECGameEnv", "ParallelGameEnv"]),
+       seed=st.integers(0, 2**64 - 1) | BAD | st.sampled_from([-1, 2**64]))
+def test_adapter_reset_seed(kind: str, seed: Any) -> None:
+    if kind not in _ENVS:
+        _ENVS[kind] = _adapter(kind)("liars_dice", seed=1)
+        _ENVS[kind].reset(seed=0)
+    adapter = _ENVS[kind]
+    before = snapshot(adapter)
+    if call(adapter.reset, ["seed"], seed=seed) is REFUSED:
+        assert_unchanged(before, adapter)
 
 
 # ---------------------------------------------------------------- CLI

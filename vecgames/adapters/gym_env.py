@@ -38,6 +38,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
+from ..core.rng import check_seed
 from ..core.validation import is_str
 from .seats import OpponentPolicy, SeatedTables
 
@@ -60,11 +61,13 @@ class VecGymEnv(gymnasium.vector.VectorEnv):
         self.single_observation_space, self.single_action_space = _spaces(self.env)
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """New games at every table (``seed``: reseed the tables and the opponents)."""
+        if seed is not None:  # checked before gymnasium reseeds the opponents; a plain int
+            seed = int(check_seed(seed))  # for gymnasium (a numpy int is no seed to it)
         super().reset(seed=seed)
         self.tables.reset(seed, self.np_random)
         return self.env._obs.copy(), self._info()
@@ -96,10 +99,12 @@ class GymEnv(gymnasium.Env):
         if not (render_mode is None or is_str(render_mode, "ansi")):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode
-        self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(int(seed))
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        if seed is not None:  # checked before gymnasium reseeds the opponents; a plain int
+            seed = int(check_seed(seed))  # for gymnasium (a numpy int is no seed to it)
         super().reset(seed=seed)
         self.tables.reset(seed, self.np_random)
         return self.env._obs[0].copy(), self._info()
