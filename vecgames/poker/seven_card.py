@@ -149,8 +149,8 @@ def _rows_valid(cards, start, end):
 @jit(inline=True)
 def _rows_valid_7_bytes(cards, start, end):
     """``_rows_valid`` of 7-card rows of 1-byte ids, as byte compares (the 21 pairs of a row)
-    that LLVM vectorises over 32 rows at a time: 3x cheaper than the card sets. Every value is
-    kept uint8 so that the vector lanes stay bytes."""
+    that LLVM vectorises over 32 rows at a time (about 1.4 ns a hand on one thread, against
+    4.5 ns to evaluate it). Every value is kept uint8 so that the vector lanes stay bytes."""
     flat = cards.reshape(-1)
     bad = _u8(0)
     for i in range(start, end):
