@@ -517,8 +517,10 @@ def _train(args: argparse.Namespace) -> int:
     try:
         trainer = importlib.import_module(f"vecgames.training.{args.game}")
     except ImportError as exc:
-        print(f"{PROG}: error: training needs the train extra ({exc}); install it with:\n"
-              f"    {TRAIN_HINT}", file=sys.stderr)
+        # The torch bridge's message already says how to install the extra.
+        reason = str(exc) if TRAIN_HINT in str(exc) else (
+            f"training needs the train extra ({exc}); install it with: {TRAIN_HINT}")
+        print(f"{PROG}: error: {reason}", file=sys.stderr)
         return 1
     # The trainer's usage and error lines name this command (`vecgames train GAME`).
     return _forward(functools.partial(trainer.main, prog=f"{PROG} train {args.game}"),
