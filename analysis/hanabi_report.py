@@ -27,9 +27,9 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.zhajinhua_report import (
-    _load_pyplot_free_figure,
     _policy_text,
     md_table,
+    plot_section,
     write_tables,
 )
 
@@ -291,15 +291,10 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
     lines += ["## Score distribution", "", "Games per score (0..25) and their share.", "",
               md_table(tables["score_distribution"], pct), ""]
     if plots:
-        Figure = _load_pyplot_free_figure()
-        if Figure is None:
-            lines += ["_Plot skipped: matplotlib is not installed "
-                      "(`pip install -e \".[report]\"`)._", ""]
-        else:
-            png = Path(f"{stem}_scores.png")
-            _plot_scores(Figure, tables["score_distribution"], list(frames), png)
-            paths.append(png)
-            lines += [f"![score distribution]({png.name})", ""]
+        lines += plot_section(
+            lambda Figure, png: _plot_scores(Figure, tables["score_distribution"],
+                                             list(frames), png),
+            Path(f"{stem}_scores.png"), "score distribution", paths)
     lines += ["## How games end", "", "lives: the third misplay took the last life (score 0); "
               "perfect: all five fireworks reached 5; deck: the deck ran out and everyone "
               "played one last turn.", "", md_table(tables["ends"], pct), ""]

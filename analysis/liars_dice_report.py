@@ -26,9 +26,9 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.zhajinhua_report import (
-    _load_pyplot_free_figure,
     _policy_text,
     md_table,
+    plot_section,
     write_tables,
 )
 
@@ -283,15 +283,8 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
               "", md_table(tables["seats"], pct), ""]
     lines += ["## Bids per round", "", md_table(tables["bids"], ("share",)), ""]
     if plots:
-        Figure = _load_pyplot_free_figure()
-        if Figure is None:
-            lines += ["_Plot skipped: matplotlib is not installed "
-                      "(`pip install -e \".[report]\"`)._", ""]
-        else:
-            png = Path(f"{stem}_bids.png")
-            _plot_bids(Figure, tables["bids"], png)
-            paths.append(png)
-            lines += [f"![bids per round]({png.name})", ""]
+        lines += plot_section(lambda Figure, png: _plot_bids(Figure, tables["bids"], png),
+                              Path(f"{stem}_bids.png"), "bids per round", paths)
     lines += ["## Challenges", "", "Rounds by the challenged bid's margin, actual - count.", "",
               md_table(tables["challenges"], ("share",)), ""]
     lines += ["## Modes (斋/飞)", "", "The challenged bids by mode.", "",

@@ -322,6 +322,18 @@ def _load_pyplot_free_figure():
     return Figure
 
 
+def plot_section(draw: Any, png: Path, alt: str, paths: list[Path]) -> list[str]:
+    """Markdown lines of one figure: ``draw(Figure, png)`` writes it and ``png`` joins
+    ``paths``; without matplotlib, a note saying the plot was skipped."""
+    Figure = _load_pyplot_free_figure()
+    if Figure is None:
+        return ["_Plot skipped: matplotlib is not installed (`pip install -e \".[report]\"`)._",
+                ""]
+    draw(Figure, png)
+    paths.append(png)
+    return [f"![{alt}]({png.name})", ""]
+
+
 def _plot_hist(Figure, hist: pd.DataFrame, xlabel: str, path: Path) -> None:
     fig = Figure(figsize=(7, 4))
     ax = fig.subplots()
