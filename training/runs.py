@@ -20,6 +20,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from vecgames.core.simulation import is_terminal
 from vecgames.torch_bridge import import_torch
 
 torch = import_torch()
@@ -231,6 +232,5 @@ def progress_bar(total: int | None, desc: str, enabled: bool = True,
     from tqdm import tqdm
 
     stream = sys.stderr if stream is None else stream
-    isatty = getattr(stream, "isatty", None)
-    shown = enabled and callable(isatty) and bool(isatty())
+    shown = enabled and is_terminal(stream)
     return tqdm(total=total, desc=desc, unit="it", disable=not shown, file=stream, **kwargs)

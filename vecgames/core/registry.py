@@ -151,8 +151,6 @@ def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
 
         return simulate_ray(name, num_games, policy=policy, seed=seed, progress=show,
                             **options)
-    if backend != "local":
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if not show:
         return _module(name).simulate(num_games, policy=policy, seed=seed, **options)
     module = simulation_module(name)

@@ -48,9 +48,15 @@ class SimJob:
         """Contiguous shards of the game range, in order, none empty; sizes differ by at most
         one game (the later shards are the larger ones when it does not divide)."""
         parts = min(check_int(num_shards, "num_shards", 1), self.num_games)
-        bounds = [self.num_games * k // parts for k in range(parts + 1)]
+        bounds = even_bounds(self.num_games, parts)
         return [replace(self, first_game=self.first_game + lo, num_games=hi - lo)
                 for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
+
+
+def even_bounds(total: int, parts: int) -> list[int]:
+    """``parts + 1`` increasing bounds splitting ``range(total)`` into ``parts`` consecutive
+    pieces whose sizes differ by at most one (the later ones are the larger)."""
+    return [total * k // parts for k in range(parts + 1)]
 
 
 def merge_outputs(parts: Sequence[Mapping[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -123,9 +129,14 @@ def show_progress(progress: bool | None) -> bool:
     """Whether to show a bar: ``progress`` if given, else when stderr is a terminal (so that
     piped or logged output stays free of bar redraws)."""
     if progress is None:
-        stream = sys.stderr
-        return stream is not None and hasattr(stream, "isatty") and stream.isatty()
+        return is_terminal(sys.stderr)
     return check_bool(progress, "progress")
+
+
+def is_terminal(stream: Any) -> bool:
+    """Whether ``stream`` is a terminal (False for None, a pipe, a file or a StringIO)."""
+    isatty = getattr(stream, "isatty", None)
+    return callable(isatty) and bool(isatty())
 
 
 def progress_bar(total: int, unit: str, enabled: bool) -> Any:
@@ -168,8 +179,7 @@ def progress_slices(total: int, unit: str, enabled: bool,
     if not enabled or total < 2:
         yield slice(0, total)
         return
-    parts = min(chunks, total)
-    bounds = [total * k // parts for k in range(parts + 1)]
+    bounds = even_bounds(total, min(chunks, total))
     with progress_bar(total, unit, True) as bar:
         for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
             yield slice(lo, hi)

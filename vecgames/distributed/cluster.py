@@ -8,6 +8,7 @@ import socket
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..core.simulation import even_bounds
 from ..core.validation import check_int
 
 CONNECT_TIMEOUT_S = 5.0
@@ -108,7 +109,7 @@ def split_evenly(items: Sequence[Any], parts: int) -> list[Any]:
     """``items`` in ``parts`` contiguous, non-empty slices (fewer if there are fewer items),
     their sizes differing by at most one."""
     parts = min(check_int(parts, "parts", 1), len(items))
-    bounds = [len(items) * k // parts for k in range(parts + 1)]
+    bounds = even_bounds(len(items), parts)
     return [items[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:], strict=True)]
 
 
