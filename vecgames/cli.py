@@ -166,8 +166,9 @@ def _equity(args: argparse.Namespace) -> int:
 def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=sorted(GAMES))
     p.add_argument("--games", type=int, default=1_000_000, help="number of games (1000000)")
-    p.add_argument("--policy", default="random",
-                   help="policy name for every seat, or a comma list with one per seat "
+    p.add_argument("--policy",
+                   help="player name for every seat, or a comma list with one per seat "
+                        "(default: the game's default player, see `vecgames list`) "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
                         "check, strength; liars_dice: random, heuristic; hanabi: random, "
                         "rules; dayaoguai: random, weakest, pickup)")
@@ -194,6 +195,9 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--base", type=int, help="dayaoguai: beans per card picked up (1)")
     rules.add_argument("--max-steps", type=int,
                        help="dayaoguai: steps before a game is truncated (1000)")
+    rules.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                       help="any rule option of the game, e.g. --rule min_raise=call "
+                            "(repeatable; `vecgames list` shows every game's options)")
 
 
 def _add_backend(p: argparse.ArgumentParser) -> None:
@@ -283,7 +287,8 @@ def _list(args: argparse.Namespace) -> int:
         print(f"  env:      {_options_text(g.env_options)}")
         if g.simulate_options:
             print(f"  simulate: {_options_text(g.simulate_options)}")
-        print(f"  players:  {', '.join(g.policies)}  (simulate --policy)")
+        print(f"  players:  {', '.join(g.policies)}  (simulate --policy; default "
+              f"{g.default_policy})")
         print(f"  sizes:    obs_dim {sizes}; num_actions {g.num_actions} "
               f"({g.num_players} players)")
     return 0
@@ -298,7 +303,51 @@ def _options_text(options: dict[str, Any]) -> str:
 
 def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
     given = {kw: getattr(args, flag[2:].replace("-", "_")) for flag, kw in RULE_FLAGS.items()}
-    return {kw: v for kw, v in given.items() if v is not None}
+    options = {kw: v for kw, v in given.items() if v is not None}
+    defaults = importlib.import_module(GAMES[args.game][0] + ".rules").DEFAULT_OPTIONS
+    for text in args.rule:
+        key, value = parse_rule(text, defaults)
+        if key in options:
+            flag = FLAG_OF_ARG.get(key, f"--rule {key}")
+            raise CLIError(f"argument --rule: {key} given twice ({flag} and --rule {text})")
+        options[key] = value
+    return options
+
+
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def parse_rule(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--rule``: VALUE read as the type of KEY's default (bool: true/false,
+    int, float, str; a None default takes an int, ``none`` or a word)."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip().replace("-", "_"), raw.strip()
+    if not sep or not key or not raw:
+        raise CLIError(f"argument --rule: expected KEY=VALUE, got {text!r}")
+    if key not in defaults:
+        raise CLIError(f"argument --rule: unknown rule option {key!r} "
+                       f"(this game's options: {', '.join(defaults)})")
+    default = defaults[key]
+    try:
+        if isinstance(default, bool):
+            if raw.lower() not in _TRUE + _FALSE:
+                raise ValueError
+            return key, raw.lower() in _TRUE
+        if isinstance(default, int):
+            return key, int(raw)
+        if isinstance(default, float):
+            return key, float(raw)
+        if default is None:
+            if raw.lower() == "none":
+                return key, None
+            try:
+                return key, int(raw)
+            except ValueError:
+                return key, raw
+    except ValueError:
+        kind = "true or false" if isinstance(default, bool) else type(default).__name__
+        raise CLIError(f"argument --rule: {key} takes {kind}, got {raw!r}") from None
+    return key, raw
 
 
 def _policy(text: str) -> str | list[str]:
@@ -463,6 +512,10 @@ def _check_output(path: str | None, flag: str) -> None:
 def _simulate(args: argparse.Namespace) -> int:
     from .core.registry import simulate
 
+    if args.policy is None:
+        from .core.registry import default_policy
+
+        args.policy = default_policy(args.game)
     if args.summary and args.report:
         raise CLIError("argument --report: not allowed with --summary "
                        "(the report needs per-game rows)")

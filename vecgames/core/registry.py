@@ -29,6 +29,7 @@ GYM_NAMES: dict[str, str] = {"zhajinhua": "ZhaJinHua", "holdem": "Holdem",
 OBSERVATION_CHOICES: dict[str, tuple[str, str, str]] = {
     "liars_dice": ("observation", "vecgames.games.liars_dice.observe", "OBSERVATIONS"),
     "hanabi": ("obs", "vecgames.games.hanabi.observe", "ENCODERS"),
+    "zhajinhua": ("obs", "vecgames.games.zhajinhua.env", "OBSERVATIONS"),
 }
 # Keywords of every env / simulate, not game-specific: left out of ``GameInfo``.
 _COMMON_ENV_ARGS = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
@@ -46,7 +47,8 @@ class GameInfo:
       (``rules.DEFAULT_OPTIONS``); ``num_players``: the default player count.
     - ``env_options``: the env's other keywords (observation layout, illegal-action mode...)
       with defaults; ``simulate_options``: ``simulate``'s game-specific keywords.
-    - ``policies``: the players ``simulate`` takes (``policy=`` one name, or one per seat).
+    - ``policies``: the players ``simulate`` takes (``policy=`` one name, or one per seat);
+      ``default_policy``: the one it seats when ``policy`` is not given.
     - ``obs_dim``: observation size per observation layout (``{"default": n}`` for a game
       with one layout), ``num_actions``: action count; both under the default rules.
     """
@@ -59,6 +61,7 @@ class GameInfo:
     env_options: dict[str, Any]
     simulate_options: dict[str, Any]
     policies: tuple[str, ...]
+    default_policy: str
     obs_dim: dict[str, int]
     num_actions: int
 
@@ -97,7 +100,8 @@ def game_info(name: str) -> GameInfo:
         env_options=_keyword_defaults(env_class.__init__, _COMMON_ENV_ARGS),
         simulate_options=_keyword_defaults(simulation_module(name).simulate,
                                            _COMMON_SIM_ARGS),
-        policies=tuple(policies.POLICIES), obs_dim=obs_dim, num_actions=num_actions)
+        policies=tuple(policies.POLICIES), default_policy=default_policy(name),
+        obs_dim=obs_dim, num_actions=num_actions)
 
 
 def list_games() -> list[GameInfo]:
@@ -120,17 +124,25 @@ def simulation_module(name: str):
     return importlib.import_module(GAMES[name][0] + ".simulate")
 
 
+def default_policy(name: str) -> str:
+    """The player ``simulate(name, ...)`` seats when no ``policy`` is given."""
+    default = inspect.signature(_module(name).simulate).parameters["policy"].default
+    return str(default)
+
+
 def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
     """A batch of ``num_envs`` tables of game ``name`` with the given rule options."""
     module = _module(name)
     return getattr(module, GAMES[name][1])(num_envs=num_envs, seed=seed, **options)
 
 
-def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
+def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
              backend: str = "local", progress: bool | None = None,
              **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games of ``name`` inside the kernels.
 
+    ``policy``: a player name for every seat or one per seat (``list_games()`` lists them);
+    None: the game's default player (``default_policy(name)``).
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
     ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
     ``vecgames.games.<name>.simulate``.
@@ -144,6 +156,8 @@ def simulate(name: str, num_games: int, policy: Any = "random", seed: int = 0,
     from .simulation import numba_threads, run_with_progress, show_progress
 
     show = show_progress(progress)
+    if policy is None:
+        policy = default_policy(name)
     if not isinstance(backend, str) or backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if backend == "ray":

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.registry import simulation_module
+from ..core.registry import default_policy, simulation_module
 from ..core.simulation import SimJob, merge_outputs
 from ..core.validation import check_bool, check_int
 from .cluster import run_sharded, shard_count
@@ -19,7 +19,7 @@ NO_CACHE = {"VECGAMES_NO_CACHE": "1"}  # see vecgames.core.jit
 MIN_SHARD_GAMES = 100_000  # below this a shard's Ray overhead (about 1 ms) starts to show
 
 
-def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 0, *,
+def simulate_ray(name: str, num_games: int, policy: Any = None, seed: int = 0, *,
                  address: str | None = None, num_shards: int | None = None,
                  cpus_per_shard: int = 1, max_retries: int = 3, progress: bool = False,
                  cache: bool = True, warm: bool = True, **options: Any) -> pd.DataFrame:
@@ -36,6 +36,8 @@ def simulate_ray(name: str, num_games: int, policy: Any = "random", seed: int = 
         raise ValueError("num_threads sets local threads; with backend='ray' give "
                          "cpus_per_shard (CPUs and Numba threads per shard) instead")
     module = simulation_module(name)
+    if policy is None:
+        policy = default_policy(name)
     job: SimJob = module.plan(num_games, policy, seed, **options)
     progress, cache, warm = (check_bool(value, label) for value, label in
                              ((progress, "progress"), (cache, "cache"), (warm, "warm")))
