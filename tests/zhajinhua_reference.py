@@ -6,7 +6,9 @@ lexicographically) and walks the seats to find the next player and the end of a 
 
 One ``Game`` is one deal: it takes the seats' cards and the opener, applies the actions of the
 player to act one by one and reports, per step, every player's reward and whether the game
-ended. ``observation()`` encodes the documented 256-float layout (``observe.py``).
+ended. ``observation()`` encodes the documented 256-float layout (``observe.py``),
+``seed_observation()`` the seed's c1..c12 (``obs="seed"``, ``observe_seed.py``) from the game's
+list of decisions.
 
 It also carries a Python copy of the counter-based random streams (``Stream``) and of the two
 random baseline policies, so a test can replay ``simulate``'s games decision by decision.
@@ -23,6 +25,7 @@ NOOP, LOOK, FOLD = 0, 1, 2
 COMPARE = range(3, 9)  # compare with seat a - 3
 BET = range(9, 15)  # bet 2 ** (a - 9) blind units
 OBS_DIM = 256
+SEED_OBS_DIM = 4070
 HIGH_CARD, PAIR, STRAIGHT, FLUSH, STRAIGHT_FLUSH, TRIPS = range(6)
 END_FOLD, END_COMPARE, END_SHOWDOWN, END_ILLEGAL = "fold", "compare", "showdown", "illegal"
 
@@ -92,6 +95,7 @@ class Game:
     payout: list = field(default_factory=list)
     known: dict = field(default_factory=dict)
     last_action: dict = field(default_factory=dict)
+    history: list = field(default_factory=list)  # (round, seat, phase, action) per decision
     end: str | None = None
     winners: set = field(default_factory=set)
 
@@ -150,6 +154,7 @@ class Game:
         paid_before = self.paid[p]
         legal = a in self.legal()
         self.decisions += 1
+        self.history.append((self.round, p, self.phase, a))
         if self.phase == "look" and legal:
             if a == LOOK:
                 self.seen.add(p)
@@ -260,6 +265,36 @@ class Game:
         o[248] = (self.max_rounds - self.round) / self.max_rounds
         o[249 + self.min_bet.bit_length() - 1] = 1
         o[255] = self.round >= self.no_compare_rounds
+        return o
+
+    def seed_observation(self) -> np.ndarray:
+        """The seed's c1..c12 for the player to act (``obs="seed"``, table in observe_seed.py),
+        built block by block in the seed's order."""
+        n, p = self.num_players, self.player
+        c1 = np.zeros(5)
+        c1[n - 2] = 1
+        c2 = np.zeros((20, 6, 2, NUM_ACTIONS))  # round, seat, phase (look, action), action
+        for rnd, seat, phase, a in self.history:
+            c2[rnd, seat, int(phase == "action"), a] = 1
+        c3 = np.zeros(52)
+        if p in self.seen:
+            c3[list(self.hands[p])] = 1
+        c4 = np.zeros((6, 52))
+        for q in self.known[p]:
+            c4[q, list(self.hands[q])] = 1
+        c5 = [float(q < n and q not in self.alive) for q in range(6)]
+        c6 = [float(q in self.alive) for q in range(6)]
+        c7 = [self.pot / (self.pot + 256.0)]
+        c8 = np.eye(6)[p]
+        c9 = np.eye(20)[self.round]
+        c10 = np.eye(20)[self.max_rounds - self.round - 1]
+        c11 = np.eye(6)[self.min_bet.bit_length() - 1]
+        c12 = np.zeros((6, 6))
+        for q in range(n):
+            c12[q, (q - self.first) % n] = 1
+        blocks = [c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11, c12]
+        o = np.concatenate([np.ravel(b) for b in blocks]).astype(np.float32)
+        assert o.size == SEED_OBS_DIM
         return o
 
 

@@ -9,9 +9,18 @@ from numba import prange
 
 from ...core.cards import format_cards
 from ...core.jit import jit
+from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
 from ...poker.three_card import CATEGORY_NAMES
 from .observe import OBS_DIM, observe_one, write_mask
+from .observe_seed import (
+    HISTORY_SLOTS,
+    SEED_OBS_DIM,
+    SEED_ROUNDS,
+    clear_history,
+    observe_seed,
+    record_decision,
+)
 from .rules import (
     ACTION_NAMES,
     DECISIONS,
@@ -30,23 +39,32 @@ from .rules import (
     step_one,
 )
 
+OBSERVATIONS = ("default", "seed")  # the ``obs`` layouts: observe.py, observe_seed.py
+OBS_DIMS = (OBS_DIM, SEED_OBS_DIM)
+SEED = 1
+
 
 @jit
-def _publish(s, i, r, obs, mask, current):
-    observe_one(s, i, r, obs[i])
+def _publish(s, i, r, encoder, hist, obs, mask, current):
+    if encoder == SEED:
+        observe_seed(s, i, r, hist[i], obs[i])
+    else:
+        observe_one(s, i, r, obs[i])
     write_mask(legal_bits(s, i, r), mask[i])
     current[i] = s.table[i, PLAYER]
 
 
 @jit(parallel=True)
-def _reset_kernel(s, r, obs, mask, current):
+def _reset_kernel(s, r, encoder, hist, obs, mask, current):
     for i in prange(s.rng.shape[0]):
         reset_one(s, i, r)
-        _publish(s, i, r, obs, mask, current)
+        if encoder == SEED:
+            clear_history(hist[i])
+        _publish(s, i, r, encoder, hist, obs, mask, current)
 
 
 @jit
-def _step_env(s, i, r, a, reward):
+def _step_env(s, i, r, encoder, hist, a, reward):
     """One step of env i with its reward row; deals the next game when this one ends.
 
     (State writes happen in called functions: Numba's parfor pass loses a direct store to a
@@ -61,28 +79,35 @@ def _step_env(s, i, r, a, reward):
             reward[q] -= t[PAID + q]
     p = t[PLAYER]
     before = t[PAID + p]
+    if encoder == SEED:
+        record_decision(s, i, a, hist[i])
     done = step_one(s, i, a, r)
     reward[p] -= t[PAID + p] - before
     if done:
         for q in range(n):
             reward[q] += t[PAYOUT + q]
         reset_one(s, i, r)
+        if encoder == SEED:
+            clear_history(hist[i])
     return done
 
 
 @jit(parallel=True)
-def _step_kernel(s, r, actions, obs, reward, terminated, mask, current):
+def _step_kernel(s, r, encoder, hist, actions, obs, reward, terminated, mask, current):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, actions[i], reward[i])
-        _publish(s, i, r, obs, mask, current)
+        terminated[i] = _step_env(s, i, r, encoder, hist, actions[i], reward[i])
+        _publish(s, i, r, encoder, hist, obs, mask, current)
 
 
 class ZhaJinHuaEnv(VecEnv):
     """B tables of Zha Jin Hua (RULES.md §2). Rule options: see ``rules.DEFAULT_OPTIONS``.
 
-    ``obs`` is the view of the player to act (layout in ``observe.py`` and docs/zhajinhua.md).
+    ``obs`` is the view of the player to act: ``obs="default"`` the 256 values of
+    ``observe.py``, ``obs="seed"`` the seed's c1..c12 in 4,070 values (``observe_seed.py``,
+    with the whole action history and the compared seats' cards; needs ``max_rounds <= 20``).
+    Both are laid out in docs/zhajinhua.md.
     Rewards: each chip paid is -1 to its payer at that step (antes at the game's first step);
     the pot is paid out at the final step, so a game's rewards sum to zero.
     The game is bounded by ``max_rounds``, so ``truncated`` is always False.
@@ -98,18 +123,29 @@ class ZhaJinHuaEnv(VecEnv):
     action_names = ACTION_NAMES
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
-                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
+                 obs: str = "default", illegal: str = "raise", illegal_penalty: float = 0.0,
+                 **options: Any):
         self.rules: Rules = make_rules(**options)
+        self.obs: str = check_choice(obs, "obs", OBSERVATIONS)
+        self._encoder = OBSERVATIONS.index(self.obs)
+        if self._encoder == SEED and self.rules.max_rounds > SEED_ROUNDS:
+            raise ValueError(f"obs='seed' keeps the seed's {SEED_ROUNDS} rounds of history; "
+                             f"it needs max_rounds <= {SEED_ROUNDS}, got {self.rules.max_rounds}")
+        self.obs_dim = OBS_DIMS[self._encoder]
         super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
                          illegal_penalty)
         self.state: State = new_state(self.num_envs, rng=self._rng)
+        # Each env's decisions this game (action per history slot, -1: none); obs="seed" only.
+        rows = self.num_envs if self._encoder == SEED else 1
+        self._history = np.full((rows, HISTORY_SLOTS), -1, np.int8)
 
     def _reset_all(self) -> None:
-        _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)
+        _reset_kernel(self.state, self.rules, self._encoder, self._history, self._obs,
+                      self._mask, self._current)
 
     def _step_all(self, actions: np.ndarray) -> None:
-        _step_kernel(self.state, self.rules, actions, self._obs, self._reward,
-                     self._terminated, self._mask, self._current)
+        _step_kernel(self.state, self.rules, self._encoder, self._history, actions, self._obs,
+                     self._reward, self._terminated, self._mask, self._current)
 
     def render(self, i: int) -> str:
         i = self._check_index(i)
