@@ -86,7 +86,10 @@ OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
                    "num_rounds": st.integers(1, 3), "forbid_repeat_bids": st.booleans(),
                    "reward": st.sampled_from(["zero_sum", "seed"]),
                    "max_round_steps": st.integers(1, 200)},
-    "hanabi": {"num_players": st.integers(2, 5), "random_start": st.booleans()},
+    "hanabi": {"num_players": st.integers(2, 5), "random_start": st.booleans(),
+               "end": st.sampled_from(["final_round", "deck_empty"]),
+               "discard_at_max": st.sampled_from(["forbidden", "capped"]),
+               "hint_target": st.sampled_from(["any", "next"])},
     "dayaoguai": {"num_players": st.integers(3, 6), "base": st.integers(1, 3),
                   "max_steps": st.integers(1, 300)},
 }

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import vecgames
 from vecgames.core.rng import seed_streams
 from vecgames.games.hanabi.rules import (
     CARD_TYPE,
@@ -37,15 +38,17 @@ FULL_COUNTS = np.bincount(CARD_TYPE, minlength=25)
 
 
 def legal_by_rules(t, hand_rows, r, player):
-    """Legal action ids from a plain reading of RULES.md §4."""
+    """Legal action ids from a plain reading of RULES.md §4 and of the seed's options: a
+    discard at 8 tokens with ``discard_at_max="capped"``, hints to the next player only with
+    ``hint_target="next"``."""
     n, h = r.num_players, r.hand_size
     own = [c for c in hand_rows[player] if c >= 0]
     legal = []
-    if t[INFO] < 8:
+    if t[INFO] < 8 or r.discard_capped:
         legal += list(range(len(own)))
     legal += [h + k for k in range(len(own))]
     if t[INFO] > 0:
-        for k in range(1, n):
+        for k in range(1, 2 if r.hint_next_only else n):
             cards = [c for c in hand_rows[(player + k) % n] if c >= 0]
             legal += [r.color_hints + 5 * (k - 1) + c for c in range(5)
                       if any(x // 5 == c for x in cards)]
@@ -74,7 +77,26 @@ def check_invariants(s, r, i):
 @settings(max_examples=30)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**32), rules_agent=st.booleans())
 def test_random_games_keep_the_invariants(players, seed, rules_agent):
-    r = make_rules(num_players=players)
+    play_and_check(make_rules(num_players=players), seed, rules_agent)
+
+
+@settings(max_examples=30)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), rules_agent=st.booleans(),
+       end=st.sampled_from(["final_round", "deck_empty"]),
+       discard=st.sampled_from(["forbidden", "capped"]),
+       hint=st.sampled_from(["any", "next"]))
+def test_seed_rule_options_keep_the_invariants(players, seed, rules_agent, end, discard, hint):
+    play_and_check(make_rules(num_players=players, end=end, discard_at_max=discard,
+                              hint_target=hint), seed, rules_agent)
+
+
+def play_and_check(r, seed, rules_agent):
+    """One game of the random or the rule-based player under rules r: the legal moves are
+    those of ``legal_by_rules``, the players pick legal moves only, the invariants hold after
+    every move, a discard gives a token up to 8, and a game ended by the deck ends when every
+    player has had one more turn (``end="final_round"``) or with the move that drew the last
+    card (``end="deck_empty"``)."""
+    players = r.num_players
     s = new_state(1)
     seed_streams(s.rng, np.uint64(seed), 0)
     reset_one(s, 0, r)
@@ -86,9 +108,11 @@ def test_random_games_keep_the_invariants(players, seed, rules_agent):
         bits = legal_bits(t, r)
         assert [a for a in range(r.num_actions) if (bits >> a) & 1] == expected
         a = policy_action(1 if rules_agent else 0, s, 0, r)
-        dealt_before = t[DEALT]
+        dealt_before, info_before = t[DEALT], t[INFO]
         reward, legal = step_one(s, 0, a, r)
         assert legal
+        if a < r.hand_size:
+            assert t[INFO] == min(info_before + 1, 8)
         steps += 1
         if deck_out_turns is not None:
             deck_out_turns += 1
@@ -98,7 +122,7 @@ def test_random_games_keep_the_invariants(players, seed, rules_agent):
         assert steps < 200
     t = s.table[0]
     if t[LIFE] > 0 and t[SCORE] < 25:  # ended by the deck: one more turn for every player
-        assert deck_out_turns == players
+        assert t[DEALT] == 50 and deck_out_turns == (0 if r.deck_empty_ends else players)
 
 
 def test_illegal_actions_change_nothing():
@@ -159,3 +183,33 @@ def test_lazy_shuffle_draws_uniformly():
     same = (seq[:, 15] == seq[:, 16]).mean()
     want = (TYPE_COPIES * (TYPE_COPIES - 1)).sum() / (DECK_SIZE * (DECK_SIZE - 1))
     assert abs(same - want) < 4 * np.sqrt(want * (1 - want) / games)
+
+
+@settings(max_examples=15, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), picks=st.randoms(),
+       end=st.sampled_from(["final_round", "deck_empty"]),
+       discard=st.sampled_from(["forbidden", "capped"]),
+       hint=st.sampled_from(["any", "next"]))
+def test_env_mask_is_the_kernels_legality_under_every_option(players, seed, picks, end, discard,
+                                                             hint):
+    """The env's masks are ``legal_by_rules`` and exactly the moves its step accepts: any
+    action id, legal or not, is tried (``illegal="penalty"``: a refused move changes
+    nothing)."""
+    env = vecgames.make("hanabi", num_players=players, seed=seed, illegal="penalty",
+                        end=end, discard_at_max=discard, hint_target=hint)
+    r = env.rules
+    obs, info = env.reset()
+    for _ in range(60):
+        t = env.state.table[0].copy()
+        p = int(t[PLAYER])
+        mask = info["action_mask"][0].copy()
+        assert list(np.flatnonzero(mask)) == legal_by_rules(t, hands(env.state)[0], r, p)
+        for q in range(players):
+            want = mask if q == p else np.arange(r.num_actions) == r.noop
+            np.testing.assert_array_equal(info["legal_moves"][0, q], want)
+        legal = np.flatnonzero(mask)
+        a = picks.choice(legal) if picks.random() < 0.7 else picks.randrange(r.num_actions)
+        obs, reward, term, trunc, info = env.step([a])
+        assert info["illegal"][0] == (not mask[a])
+        if not mask[a]:
+            np.testing.assert_array_equal(env.state.table[0], t)

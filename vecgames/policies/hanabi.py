@@ -7,6 +7,8 @@
   know to be playable (next player first, oldest card first): its rank if the rank was not
   hinted, else its colour; else discard the oldest card without a hint (the oldest card if
   all were hinted); with 8 tokens and nothing to hint, give the first legal hint.
+  Under the seed's rules it hints the next player only (``hint_target="next"``) and still
+  hints rather than discards at 8 tokens (``discard_at_max="capped"``: the token would be lost).
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def rule_based(s, i, r):
         if card_at(t, p, slot) >= 0 and known_playable(t, know_at(t, p, slot)):
             return h + slot
     if t[INFO] > 0:
-        for k in range(1, n):
+        for k in range(1, 2 if r.hint_next_only else n):
             q = p + k
             if q >= n:
                 q -= n

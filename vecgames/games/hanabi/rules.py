@@ -15,6 +15,11 @@ Actions for P players with hand size H (A = 2H + 10(P-1) + 1 ids):
 Card knowledge is kept as what is still possible: 5 colour bits and 5 rank bits per slot (a
 hint keeps or removes a colour or a rank, so knowledge is always a product set), plus the
 revealed colour and rank (one-hot bits) for the observation.
+
+Three options restore the seed's rules (docs/hanabi.md, "The seed's rules"), the defaults
+being JaxMARL's: ``end="deck_empty"`` ends the game with the move that draws the last card;
+``discard_at_max="capped"`` allows a discard at 8 tokens (the token is lost);
+``hint_target="next"`` masks the hints to any seat but the next (the action ids stay).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from ...core.deal import shuffle_prefix
 from ...core.jit import jit
 from ...core.rng import below, next_u64
 from ...core.state_table import table_field
-from ...core.validation import check_bool, check_int, check_options
+from ...core.validation import check_bool, check_choice, check_int, check_options
 
 NUM_COLORS = 5
 NUM_RANKS = 5
@@ -45,7 +50,13 @@ ALL_KNOWN = (1 << 10) - 1  # every colour and every rank still possible
 DEFAULT_OPTIONS: dict[str, Any] = {
     "num_players": 2,
     "random_start": False,
+    "end": "final_round",  # or "deck_empty" (the seed)
+    "discard_at_max": "forbidden",  # or "capped" (the seed)
+    "hint_target": "any",  # or "next" (the seed)
 }
+# The choices of the string options, the default first.
+CHOICES = {"end": ("final_round", "deck_empty"), "discard_at_max": ("forbidden", "capped"),
+           "hint_target": ("any", "next")}
 
 
 class Rules(NamedTuple):
@@ -58,6 +69,9 @@ class Rules(NamedTuple):
     color_hints: int  # first colour-hint id: 2H
     rank_hints: int  # first rank-hint id: 2H + 5(P-1)
     noop: int  # A - 1
+    deck_empty_ends: int  # 1: the move that draws the last card ends the game
+    discard_capped: int  # 1: a discard at 8 tokens is legal (and gains nothing)
+    hint_next_only: int  # 1: hints go to the next player only
 
 
 def make_rules(**options: Any) -> Rules:
@@ -67,14 +81,24 @@ def make_rules(**options: Any) -> Rules:
     players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
     hand = 5 if players <= 3 else 4
     actions = 2 * hand + 10 * (players - 1) + 1
-    return Rules(num_players=players, hand_size=hand,
-                 random_start=int(check_bool(o["random_start"], "random_start")),
+    random_start = int(check_bool(o["random_start"], "random_start"))
+    seed_rule = {}  # option -> 1 where it takes the seed's (non-default) choice
+    for name, choices in CHOICES.items():
+        if not isinstance(o[name], str):
+            raise TypeError(f"{name} must be a str, one of {choices}; got {o[name]!r}")
+        seed_rule[name] = choices.index(check_choice(o[name], name, choices))
+    return Rules(num_players=players, hand_size=hand, random_start=random_start,
                  num_actions=actions, color_hints=2 * hand,
-                 rank_hints=2 * hand + 5 * (players - 1), noop=actions - 1)
+                 rank_hints=2 * hand + 5 * (players - 1), noop=actions - 1,
+                 deck_empty_ends=seed_rule["end"], discard_capped=seed_rule["discard_at_max"],
+                 hint_next_only=seed_rule["hint_target"])
 
 
 def rules_to_options(rules: Rules) -> dict[str, Any]:
-    return {"num_players": rules.num_players, "random_start": bool(rules.random_start)}
+    return {"num_players": rules.num_players, "random_start": bool(rules.random_start),
+            "end": CHOICES["end"][rules.deck_empty_ends],
+            "discard_at_max": CHOICES["discard_at_max"][rules.discard_capped],
+            "hint_target": CHOICES["hint_target"][rules.hint_next_only]}
 
 
 def _deck_types() -> np.ndarray:
@@ -299,10 +323,10 @@ def legal_bits(t, r):
     p = t[PLAYER]
     slots = (1 << held(t, p, r)) - 1
     bits = slots << h  # play any held card
-    if t[INFO] < MAX_INFO:
+    if t[INFO] < MAX_INFO or r.discard_capped:
         bits |= slots  # discard
     if t[INFO] > 0:
-        for k in range(1, n):
+        for k in range(1, 2 if r.hint_next_only else n):
             q = p + k
             if q >= n:
                 q -= n
@@ -339,7 +363,8 @@ def _remove_and_draw(s, i, r, p, slot):
         hints |= HINT_BITS[drawn + 1] << (INFO_BITS * last)
         know |= np.int64(ALL_KNOWN) << (INFO_BITS * last)
         if t[DEALT] == DECK_SIZE:  # the last card: every player has one more turn
-            t[FINAL] = r.num_players + 1  # this turn counts down too
+            # (this turn counts down too); with deck_empty_ends the game ends with this turn
+            t[FINAL] = 1 if r.deck_empty_ends else r.num_players + 1
     t[HAND + p] = hand
     t[HINTS + p] = hints
     t[KNOW + p] = know
@@ -407,7 +432,8 @@ def play_legal(s, i, a, r):
         color, rank = card // 5, card % 5
         if a < h:  # discard
             _to_pile(s, i, card)
-            t[INFO] += 1
+            if t[INFO] < MAX_INFO:  # at 8 only with discard_capped: the token is lost
+                t[INFO] += 1
         elif t[FIRE + color] == rank:  # a successful play
             t[FIRE + color] += 1
             t[SCORE] += 1
