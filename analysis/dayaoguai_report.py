@@ -11,11 +11,13 @@ frames, a single frame (labelled by ``df.attrs["policy"]``: ``weakest`` or
 per-game rows of ``vecgames.simulate("dayaoguai", ...)``; ``game_table`` and ``seat_table`` also
 accept ``summary=True`` frames.
 
-Truncated games (``max_steps`` reached with two or more seats still holding cards) count in
-the game length, pickup, truncation and bean tables: their beans are the transfers made up to
-the cut. The finishing place, win share and the starting-hand tables use finished games only,
-where the places are a complete 1..P order; a truncated game's partial places (seats already
-out keep theirs, the others 0) stay in the raw data.
+Truncated games (``max_steps`` reached with two or more seats still holding cards) are kept
+apart: the report states their share at the top; the per-seat outcomes (beans with their CI,
+place, win share) and the starting-hand tables are over the finished games, where the places
+are a complete 1..P order; the seat table gives the truncated games' count and mean beans (the
+transfers up to the cut) in their own columns. Game length, pickups and ``limit_table`` (the
+share of games a smaller step limit would cut) use all games. Seats can be labelled with the
+seed's 西游记 characters (``seat_names="xiyouji"``).
 
 Mean beans come with a 95% confidence interval (normal approximation, mean ± 1.96·s/√n with
 the sample std s); the hand model is an ordinary least-squares fit of the place on the numbers
@@ -41,6 +43,7 @@ from vecgames.analysis.zhajinhua_report import (
     md_table,
     write_tables,
 )
+from vecgames.games.dayaoguai.names import check_seat_names, seat_name
 
 HAND = ("monsters", "disciples", "masters")  # J/Q/K, 3/8/5, 10s dealt (per-seat columns)
 MODEL_TERMS = ("intercept", "monsters", "masters")  # disciples: the rest of the hand
@@ -190,41 +193,78 @@ def distribution(data: Frames, column: str = "steps", max_bins: int = 40) -> pd.
     return out
 
 
-def seat_table(data: Frames) -> pd.DataFrame:
-    """Per policy and seat: the seat's policy, games, mean beans with the 95% CI (half-width
-    and bounds), std of the beans (sample), mean place over all games with 0 for seats still
-    holding cards at a truncation (``mean_place_all``, as simulate's summary), and over the
-    finished games only: games, mean beans, mean place and win share (place 1; NaN for
-    summary frames)."""
+def _summary_seat_row(r: Any) -> dict[str, Any]:
+    """A summary frame's seat: the finished games' statistics from its ``*_finished`` columns,
+    the truncated games' mean beans from the difference of the sums."""
+    n, fin = int(r.games), int(r.finished)
+    std = float(r.std_beans_finished) * np.sqrt(fin / (fin - 1)) if fin > 1 else np.nan
+    half = Z95 * std / np.sqrt(fin) if fin > 1 else np.nan
+    mean = float(r.mean_beans_finished)
+    cut = n - fin
+    return {"games": n, "finished": fin, "mean_beans": mean, "ci95": half,
+            "ci_low": mean - half, "ci_high": mean + half, "std_beans": std,
+            "mean_place": float(r.mean_place_finished), "win_share": float(r.win_share_finished),
+            "truncated": cut,
+            "mean_beans_truncated": ((n * float(r.mean_beans) - fin * (mean if fin else 0.0))
+                                     / cut if cut else np.nan),
+            "mean_beans_all": float(r.mean_beans), "mean_place_all": float(r.mean_place)}
+
+
+LIMITS = (250, 500, 1000, 2000, 5000, 10_000)
+
+
+def limit_table(data: Frames, limits: Sequence[int] = LIMITS) -> pd.DataFrame:
+    """Per policy and step limit: the games that limit would cut (more steps than the limit,
+    or truncated at it) and their share. A limit above the run's own ``max_steps`` is
+    unknown (NaN) when some game was truncated: how long it would have run is not known."""
+    rows = []
+    for label, df in as_frames(data).items():
+        _per_game(df, "limit_table")
+        steps = df["steps"].to_numpy()
+        cut = ~_finished(df)
+        top = _max_steps(df)
+        for limit in limits:
+            if cut.any() and not limit <= top:
+                n: Any = np.nan
+            else:
+                n = int(((steps > limit) | (cut & (steps >= limit))).sum())
+            rows.append({"policy": label, "max_steps": top, "limit": int(limit),
+                         "games": len(df), "cut": n, "cut_share": n / max(len(df), 1)})
+    return pd.DataFrame(rows)
+
+
+def seat_table(data: Frames, seat_names: str = "numbers") -> pd.DataFrame:
+    """Per policy and seat: the seat's name (``seat_names``: ``"numbers"`` or ``"xiyouji"``,
+    the seed's 西游记 characters) and policy, games, and over the **finished** games only:
+    their number, mean beans with the 95% CI (half-width and bounds), the beans' sample std,
+    mean place and win share (place 1). The truncated games apart: their number and mean beans
+    (the transfers up to the cut). Over all games: mean beans and mean place with 0 for seats
+    still holding cards at a truncation (``mean_place_all``, as simulate's summary)."""
+    check_seat_names(seat_names)
     rows = []
     for label, df in as_frames(data).items():
         names = seat_policies(df)
         if _is_summary(df):
             for p, r in enumerate(df.itertuples(index=False)):
-                n = int(r.games)
-                std = float(r.std_beans) * np.sqrt(n / (n - 1)) if n > 1 else np.nan
-                half = Z95 * std / np.sqrt(n) if n > 1 else np.nan
-                rows.append({"policy": label, "seat": p, "seat_policy": names[p], "games": n,
-                             "mean_beans": float(r.mean_beans), "ci95": half,
-                             "ci_low": r.mean_beans - half, "ci_high": r.mean_beans + half,
-                             "std_beans": std, "mean_place_all": float(r.mean_place),
-                             "finished": np.nan, "mean_beans_finished": np.nan,
-                             "mean_place": np.nan, "win_share": np.nan})
+                rows.append({"policy": label, "seat": p, "seat_name": seat_name(p, seat_names),
+                             "seat_policy": names[p], **_summary_seat_row(r)})
             continue
         beans, place = _seat_matrix(df, "beans"), _seat_matrix(df, "place")
         done = _finished(df)
         for p in range(num_seats(df)):
-            s = mean_ci(beans[:, p])
+            s = mean_ci(beans[done, p])
             fin = place[done, p]
-            rows.append({"policy": label, "seat": p, "seat_policy": names[p],
-                         "games": s["n"], "mean_beans": s["mean"], "ci95": s["ci95"],
-                         "ci_low": s["ci_low"], "ci_high": s["ci_high"], "std_beans": s["std"],
-                         "mean_place_all": float(place[:, p].mean()) if len(df) else np.nan,
-                         "finished": int(done.sum()),
-                         "mean_beans_finished": (float(beans[done, p].mean()) if fin.size
-                                                 else np.nan),
+            cut = beans[~done, p]
+            rows.append({"policy": label, "seat": p, "seat_name": seat_name(p, seat_names),
+                         "seat_policy": names[p], "games": len(df), "finished": s["n"],
+                         "mean_beans": s["mean"], "ci95": s["ci95"], "ci_low": s["ci_low"],
+                         "ci_high": s["ci_high"], "std_beans": s["std"],
                          "mean_place": float(fin.mean()) if fin.size else np.nan,
-                         "win_share": float((fin == 1).mean()) if fin.size else np.nan})
+                         "win_share": float((fin == 1).mean()) if fin.size else np.nan,
+                         "truncated": cut.size,
+                         "mean_beans_truncated": float(cut.mean()) if cut.size else np.nan,
+                         "mean_beans_all": float(beans[:, p].mean()) if len(df) else np.nan,
+                         "mean_place_all": float(place[:, p].mean()) if len(df) else np.nan})
     return pd.DataFrame(rows)
 
 
@@ -316,12 +356,13 @@ def hand_model(data: Frames) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def report_tables(data: Frames) -> dict[str, pd.DataFrame]:
+def report_tables(data: Frames, seat_names: str = "numbers") -> dict[str, pd.DataFrame]:
     """Every table of the report by name (the CSV suffix)."""
     frames = as_frames(data)
     return {"games": game_table(frames), "lengths": length_table(frames),
-            "steps_hist": distribution(frames, "steps"),
-            "pickups_hist": distribution(frames, "pickups"), "seats": seat_table(frames),
+            "limits": limit_table(frames), "steps_hist": distribution(frames, "steps"),
+            "pickups_hist": distribution(frames, "pickups"),
+            "seats": seat_table(frames, seat_names),
             "hands": hand_table(frames), "hand_correlations": hand_correlations(frames),
             "hand_model": hand_model(frames)}
 
@@ -389,6 +430,11 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
         if "rules" in a:
             text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
         lines.append(text)
+    lines += ["", "**Truncated games** (cut at max_steps, left out of the per-seat outcomes "
+              "below): " + "; ".join(
+                  f"{label} {100 * (cut := int(df['truncated'].sum())) / max(len(df), 1):.2f}%"
+                  f" ({cut:,} of {len(df):,}, max_steps {_max_steps(df)})"
+                  for label, df in frames.items()), ""]
     if elapsed is not None:
         games = sum(len(df) for df in frames.values())
         rate = f" ({games / elapsed:,.0f} games/s)" if elapsed > 0 else ""
@@ -405,23 +451,25 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
 
 
 def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
-                 title: str = "Da Yaoguai simulation report", plots: bool = True
-                 ) -> list[Path]:
+                 title: str = "Da Yaoguai simulation report", plots: bool = True,
+                 seat_names: str = "numbers") -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     plots as ``<stem>_lengths.png`` and ``<stem>_hands.png`` beside it (need matplotlib;
     skipped with a note otherwise). ``data``: per-game frames (see the module doc);
-    ``elapsed`` = simulation seconds for the intro. Returns the written paths, the Markdown
-    file first."""
+    ``elapsed`` = simulation seconds for the intro; ``seat_names``: ``"numbers"`` or
+    ``"xiyouji"`` (the seat table's ``seat_name`` column). Returns the written paths, the
+    Markdown file first."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
+    check_seat_names(seat_names)
     frames = as_frames(data)
-    tables = report_tables(frames)
+    tables = report_tables(frames, seat_names)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
-    pct = ("truncated_share", "win_share", "last_share",
+    pct = ("truncated_share", "cut_share", "win_share", "last_share",
            *(f"{label}_share" for label in frames))
-    signed = ("mean_beans", "ci_low", "ci_high", "mean_beans_finished", "coef", "r_place",
-              "r_win", "r_beans")
+    signed = ("mean_beans", "ci_low", "ci_high", "mean_beans_truncated", "mean_beans_all",
+              "coef", "r_place", "r_win", "r_beans")
     Figure = _load_pyplot_free_figure() if plots else None
     note = ["_Plots skipped: matplotlib is not installed (`pip install -e \".[report]\"`)._",
             ""] if plots and Figure is None else []
@@ -439,12 +487,15 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
         _plot_lengths(Figure, tables["steps_hist"], tables["pickups_hist"], list(frames), png)
         paths.append(png)
         lines += [f"![game length and pickups]({png.name})", ""]
+    lines += ["Games a step limit would cut (cut_share; NaN above the run's max_steps when "
+              "some game was truncated there):", "", md_table(tables["limits"], pct), ""]
     lines += [f"Histograms with the same bins for every policy: `{stem.name}_steps_hist.csv`, "
               f"`{stem.name}_pickups_hist.csv`.", ""]
-    lines += ["## Beans and place by seat", "", "Per seat: mean beans over all games with "
-              "the 95% CI; mean_place_all counts 0 for seats still holding cards at a "
-              "truncation (as the summary mode); finished, mean_beans_finished, mean_place "
-              "and win_share (place 1) are over the finished games only.", "",
+    lines += ["## Beans and place by seat", "", "Per seat, over the **finished** games "
+              "only: mean beans with the 95% CI, std, mean place and win_share (place 1). "
+              "Apart: the truncated games and their mean beans (transfers up to the cut); "
+              "over all games: mean_beans_all and mean_place_all (0 for seats still holding "
+              "cards at a truncation, as the summary mode).", "",
               md_table(tables["seats"], pct, signed), ""]
     lines += ["## Starting hand and finishing place", "", "Finished games only, seat-games "
               "pooled over the seats of each seat policy: mean place (with its 95% CI), win "

@@ -42,10 +42,14 @@ def test_beans_ci_against_a_direct_computation(frames):
         done = ~df["truncated"].to_numpy()
         assert rows["seat_policy"].tolist() == seat_policies(df)
         for p in range(4):
-            x = df[f"beans_{p}"].to_numpy().astype(np.float64)
+            beans = df[f"beans_{p}"].to_numpy().astype(np.float64)
+            x = beans[done]  # seat outcomes: finished games only
             n, mean, std = len(x), x.mean(), x.std(ddof=1)
             row = rows.loc[p]
-            assert row["games"] == n == 2000
+            assert row["games"] == 2000 and row["finished"] == n == done.sum() < 2000
+            assert row["truncated"] == 2000 - n
+            assert row["mean_beans_truncated"] == pytest.approx(beans[~done].mean())
+            assert row["mean_beans_all"] == pytest.approx(beans.mean())
             assert row["mean_beans"] == pytest.approx(mean, abs=1e-12)
             assert row["std_beans"] == pytest.approx(std, rel=1e-12)
             assert row["ci95"] == pytest.approx(z * std / np.sqrt(n), rel=1e-9)
@@ -53,7 +57,6 @@ def test_beans_ci_against_a_direct_computation(frames):
             assert row["ci_high"] == pytest.approx(mean + z * std / np.sqrt(n), rel=1e-9)
             place = df[f"place_{p}"].to_numpy()
             assert row["mean_place_all"] == pytest.approx(place.mean())
-            assert row["finished"] == done.sum()
             assert row["mean_place"] == pytest.approx(place[done].mean())
             assert row["win_share"] == pytest.approx((place[done] == 1).mean())
         # beans are transfers: they sum to 0 over the seats of every game
@@ -67,11 +70,11 @@ def test_summary_frames_match_the_rows(frames):
                                 summary=True)
     both = {"rows": frames[",".join(MIXED)], "summary": summary}
     seats = seat_table(both)
-    cols = ["seat", "seat_policy", "games", "mean_beans", "ci95", "ci_low", "ci_high",
-            "std_beans", "mean_place_all"]
+    cols = ["seat", "seat_policy", "games", "finished", "mean_beans", "ci95", "ci_low",
+            "ci_high", "std_beans", "mean_place", "win_share", "truncated",
+            "mean_beans_truncated", "mean_beans_all", "mean_place_all"]
     rows, summ = (seats[seats["policy"] == k][cols].reset_index(drop=True) for k in both)
     pd.testing.assert_frame_equal(rows, summ, check_exact=False, rtol=1e-9)
-    assert seats[seats["policy"] == "summary"]["mean_place"].isna().all()
     games = game_table(both)
     cols = ["players", "games", "max_steps", "truncated", "truncated_share", "finished",
             "mean_steps", "mean_pickups"]
@@ -147,7 +150,8 @@ def test_frame_inputs(frames):
     seats = seat_table(joined)
     assert seats["policy"].unique().tolist() == list(frames)
     assert seats["seat_policy"].tolist() == ["weakest"] * 4 + MIXED  # from the comma label
-    assert set(report_tables(frames)) == {"games", "lengths", "steps_hist", "pickups_hist",
+    assert set(report_tables(frames)) == {"games", "lengths", "limits", "steps_hist",
+                                          "pickups_hist",
                                           "seats", "hands", "hand_correlations", "hand_model"}
 
 
@@ -156,7 +160,8 @@ def test_report_files(frames, tmp_path):
     assert written[0] == tmp_path / "sub" / "dyg.md"
     assert all(p.exists() and p.stat().st_size > 0 for p in written)
     names = sorted(p.name for p in written)
-    assert names == sorted(["dyg.md", "dyg_games.csv", "dyg_lengths.csv", "dyg_steps_hist.csv",
+    assert names == sorted(["dyg.md", "dyg_games.csv", "dyg_lengths.csv", "dyg_limits.csv",
+                            "dyg_steps_hist.csv",
                             "dyg_pickups_hist.csv", "dyg_seats.csv", "dyg_hands.csv",
                             "dyg_hand_correlations.csv", "dyg_hand_model.csv",
                             "dyg_lengths.png", "dyg_hands.png"])
@@ -172,7 +177,7 @@ def test_report_files(frames, tmp_path):
     assert len(seats) == 8 and seats["seat"].tolist() == [0, 1, 2, 3] * 2
     # one frame alone, no plots; and a frame with no finished game
     only = write_report(frames["weakest"], tmp_path / "one.md", plots=False)
-    assert len(only) == 9 and "**weakest**" in only[0].read_text(encoding="utf-8")
+    assert len(only) == 10 and "**weakest**" in only[0].read_text(encoding="utf-8")
     cut = vecgames.simulate("dayaoguai", 50, policy="pickup", max_steps=20)
     assert cut["truncated"].all()
     paths = write_report(cut, tmp_path / "cut.md")
@@ -188,8 +193,9 @@ def test_cli_summary(extra, capsys):
     assert "mean_beans" in out and "ci95" in out and "95% CI" in out
     assert "truncated at max_steps 200:" in out and "pickups: mean" in out
     assert "games/s" in out and "kernel load/compile" in out
-    assert ("win_share" in out) == (not extra) and ("mean_place_all" in out) == bool(extra)
-    assert ("finished games" in out) == (not extra)
+    # the truncation rate comes first, the seat outcomes are over the finished games
+    assert out.index("truncated at max_steps") < out.index("mean_beans")
+    assert "win_share" in out and "finished games" in out and "mean_beans_truncated" in out
 
 
 def test_cli_report_and_errors(tmp_path, capsys):

@@ -481,20 +481,22 @@ def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
     seats = seat_table(df)
     print(f"{args.game}: {args.games:,} games, {g['players']} players, policy {args.policy}, "
           f"seed {args.seed}")
-    places = ["mean_place_all"] if args.summary else ["mean_place", "win_share"]
-    print(seats[["seat", "seat_policy", "mean_beans", "ci95", "std_beans", *places]].rename(
-        columns={"seat_policy": "policy"}).to_string(index=False, formatters={
+    print(f"truncated at max_steps {g['max_steps']}: {100 * g['truncated_share']:.2f}% "
+          f"({g['truncated']:,} games); seat outcomes over the {g['finished']:,} finished games")
+    cut = ["mean_beans_truncated"] if g["truncated"] else []
+    print(seats[["seat", "seat_policy", "mean_beans", "ci95", "std_beans", "mean_place",
+                 "win_share", *cut]].rename(columns={"seat_policy": "policy"}).to_string(
+        index=False, formatters={
             "mean_beans": "{:+.3f}".format, "ci95": "±{:.3f}".format,
             "std_beans": "{:.2f}".format, "mean_place": "{:.3f}".format,
-            "mean_place_all": "{:.3f}".format, "win_share": "{:.4f}".format}))
-    print("beans: mean with its 95% CI over all games; place: "
-          + ("mean with 0 for seats still holding cards in a truncated game" if args.summary
-             else f"over the {g['finished']:,} finished games (truncated ones left out)"))
+            "win_share": "{:.4f}".format, "mean_beans_truncated": "{:+.3f}".format}))
+    print("beans: mean with its 95% CI, place and win share (place 1): finished games only"
+          + ("; mean_beans_truncated: the truncated games' transfers up to the cut" if cut
+             else ""))
     print(f"steps: mean {g['mean_steps']:.1f} per game"
           + ("" if args.summary or not g["finished"]
              else f" ({g['mean_steps_finished']:.1f} in finished games)")
-          + f"; pickups: mean {g['mean_pickups']:.1f} per game; truncated at max_steps "
-          f"{g['max_steps']}: {100 * g['truncated_share']:.2f}% ({g['truncated']:,} games)")
+          + f"; pickups: mean {g['mean_pickups']:.1f} per game")
     _print_throughput(args.games, elapsed, startup, "games")
 
 

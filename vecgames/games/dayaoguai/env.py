@@ -10,6 +10,7 @@ from numba import prange
 from ...core.jit import jit
 from ...core.validation import check_int
 from ...core.vec_env import VecEnv
+from .names import check_seat_names, seat_label
 from .observe import obs_dim, observe_one
 from .rules import (
     NUM_ACTIONS,
@@ -68,7 +69,10 @@ def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, curren
 
 class DaYaoguaiEnv(VecEnv):
     """B tables of Da Yaoguai (RULES.md §5). Options: ``num_players`` (4; 3..6), ``base``
-    (1: beans per card picked up), ``max_steps`` (1000: truncation).
+    (1: beans per card picked up), ``max_steps`` (5000: truncation), ``must_beat`` (False: a
+    player may pass and pick up even when it could beat; True: only when nothing beats, the
+    seed's rule). ``seat_names``: ``"numbers"`` or ``"xiyouji"`` (the seed's 西游记 characters)
+    in ``render``; a label only, not a rule.
 
     Actions: 0..27 play that card (id = 4 x rank + suit, ranks J Q K 3 8 5 10, suits h s c
     d), 28 pass and pick up the table. An illegal action raises (``illegal="raise"``) or is
@@ -83,7 +87,9 @@ class DaYaoguaiEnv(VecEnv):
     num_actions = NUM_ACTIONS
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
-                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
+                 illegal: str = "raise", illegal_penalty: float = 0.0,
+                 seat_names: str = "numbers", **options: Any):
+        self.seat_names = check_seat_names(seat_names)
         self.rules: Rules = make_rules(**options)
         self.obs_dim = obs_dim(self.rules.num_players)
         super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
@@ -112,11 +118,12 @@ class DaYaoguaiEnv(VecEnv):
         f = {k: int(field(self.state, k)[i]) for k in ("player", "table_n", "steps", "pickups")}
         cards = self.state.table_cards[i, :f["table_n"]]
         table = " ".join(card_name(int(c)) for c in cards) or "(empty: a lead)"
-        lines = [f"dayaoguai env {i}: step {f['steps']}, {f['pickups']} pickups, to act: seat "
-                 f"{f['player']}", f"  table: {table}"]
+        lines = [f"dayaoguai env {i}: step {f['steps']}, {f['pickups']} pickups, to act: "
+                 f"{seat_label(f['player'], self.seat_names)}", f"  table: {table}"]
         for p in range(n):
             place = int(field(self.state, "place")[i, p])
-            lines.append(f"  seat {p}: {hand_text(int(field(self.state, 'hand')[i, p]))}, "
+            hand = hand_text(int(field(self.state, "hand")[i, p]))
+            lines.append(f"  {seat_label(p, self.seat_names)}: {hand}, "
                          f"beans {int(field(self.state, 'beans')[i, p]):+d}"
                          + (f", finished #{place}" if place else ""))
         return "\n".join(lines)

@@ -20,7 +20,7 @@ from ...core.deal import deal_prefix
 from ...core.jit import jit
 from ...core.rng import next_u64
 from ...core.state_table import table_field
-from ...core.validation import check_int, check_options
+from ...core.validation import check_bool, check_int, check_options
 
 NUM_CARDS = 28
 NUM_RANKS = 7
@@ -33,7 +33,9 @@ NUM_ACTIONS = NUM_CARDS + 1
 MAX_PLAYERS = 6
 HAND_SIZE = 7
 
-DEFAULT_OPTIONS: dict[str, Any] = {"num_players": 4, "base": 1, "max_steps": 1000}
+# must_beat: the seed's "pick up only when no card beats" (False: passing is always allowed).
+DEFAULT_OPTIONS: dict[str, Any] = {"num_players": 4, "base": 1, "max_steps": 5000,
+                                   "must_beat": False}
 
 
 def rank_beats(ra: int, rb: int) -> bool:
@@ -62,6 +64,7 @@ class Rules(NamedTuple):
     base: int
     max_steps: int
     hand_size: int  # 7, or 28 // players for 5-6 players
+    must_beat: bool  # a pass is legal only when no held card beats the top card
 
 
 def make_rules(**options: Any) -> Rules:
@@ -71,12 +74,13 @@ def make_rules(**options: Any) -> Rules:
     players = check_int(o["num_players"], "num_players", 3, MAX_PLAYERS)
     return Rules(num_players=players, base=check_int(o["base"], "base", 1, 1_000_000),
                  max_steps=check_int(o["max_steps"], "max_steps", 1, 10_000_000),
-                 hand_size=min(HAND_SIZE, NUM_CARDS // players))
+                 hand_size=min(HAND_SIZE, NUM_CARDS // players),
+                 must_beat=check_bool(o["must_beat"], "must_beat"))
 
 
 def rules_to_options(rules: Rules) -> dict[str, Any]:
     return {"num_players": rules.num_players, "base": rules.base,
-            "max_steps": rules.max_steps}
+            "max_steps": rules.max_steps, "must_beat": rules.must_beat}
 
 
 # Columns of ``State.table`` (int64), one row per env.
@@ -173,7 +177,10 @@ def legal_bits(t, r):
     top = t[TOP]
     if top < 0:
         return hand  # a lead: any card held
-    return (hand & BEATEN_BY[top]) | (np.int64(1) << PASS)
+    beaters = hand & BEATEN_BY[top]
+    if r.must_beat and beaters != 0:
+        return beaters
+    return beaters | (np.int64(1) << PASS)
 
 
 @jit

@@ -45,12 +45,17 @@ C_STEPS, C_TRUNC, C_PICKUPS = range(3)
 C_SEAT = 3
 SEAT_COLS = ("beans", "place", "monsters", "disciples", "masters")
 NUM_COLS = C_SEAT + len(SEAT_COLS) * MAX_PLAYERS
-# Per-run totals (int64).
+# Per-run totals (int64): over all games, then per seat over the finished games only (a
+# truncated game has no complete order of places).
 T_GAMES, T_STEPS, T_TRUNC, T_PICKUPS = range(4)
 T_BEANS = 4
 T_BEANS_SQ = T_BEANS + MAX_PLAYERS
 T_PLACE = T_BEANS_SQ + MAX_PLAYERS
-NUM_TOTALS = T_PLACE + MAX_PLAYERS
+T_FIN_BEANS = T_PLACE + MAX_PLAYERS
+T_FIN_BEANS_SQ = T_FIN_BEANS + MAX_PLAYERS
+T_FIN_PLACE = T_FIN_BEANS_SQ + MAX_PLAYERS
+T_FIN_WINS = T_FIN_PLACE + MAX_PLAYERS
+NUM_TOTALS = T_FIN_WINS + MAX_PLAYERS
 
 
 @jit
@@ -82,6 +87,11 @@ def _play_run(s, slot, r, seat_policy, seed, first_game, lo, hi, rows, totals, c
             totals[slot, T_BEANS + q] += beans
             totals[slot, T_BEANS_SQ + q] += beans * beans
             totals[slot, T_PLACE + q] += t[PLACE + q]
+            if not cut:
+                totals[slot, T_FIN_BEANS + q] += beans
+                totals[slot, T_FIN_BEANS_SQ + q] += beans * beans
+                totals[slot, T_FIN_PLACE + q] += t[PLACE + q]
+                totals[slot, T_FIN_WINS + q] += t[PLACE + q] == 1
         if rows:
             cols[g, C_STEPS] = t[STEPS]
             cols[g, C_TRUNC] = cut
@@ -106,7 +116,7 @@ def _play_all(s, r, seat_policy, seed, first_game, n, rows, totals, cols, reward
 MAX_ROWS = 50_000_000
 
 
-def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+def simulate(num_games: int, policy: str | Sequence[str] = "shed", seed: int = 0,
              summary: bool = False, first_game: int = 0, num_threads: int | None = None,
              **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games; one row per game, or per seat with ``summary=True``.
@@ -115,16 +125,18 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     won or paid), ``place_p`` (finishing place 1..P; the last seat holding cards is placed
     last; 0 in a truncated game for seats still holding cards), and what it was dealt:
     ``monsters_p`` (J, Q, K), ``disciples_p`` (3, 8, 5), ``masters_p`` (10s). Summary: per seat
-    ``mean_beans``, ``std_beans``, ``mean_place``, with ``mean_steps``, ``truncated`` and
-    ``mean_pickups`` in ``df.attrs``. ``policy``: ``random``, ``weakest`` or ``pickup`` for
-    every seat, or a list with one per seat.
+    ``mean_beans``, ``std_beans``, ``mean_place`` over all games, and over the ``finished``
+    games only ``mean_beans_finished``, ``std_beans_finished``, ``mean_place_finished`` and
+    ``win_share_finished``, with ``mean_steps``, ``truncated`` and ``mean_pickups`` in
+    ``df.attrs``. ``policy``: ``shed`` (the default), ``random``, ``weakest`` or ``pickup`` for
+    every seat, or a list with one per seat (``vecgames.policies.dayaoguai``).
     """
     job = plan(num_games, policy, seed, summary, first_game, **options)
     with numba_threads(num_threads):
         return frame(job, run(job))
 
 
-def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
+def plan(num_games: int, policy: str | Sequence[str] = "shed", seed: int = 0,
          summary: bool = False, first_game: int = 0, **options: Any) -> SimJob:
     """The validated job of a ``simulate`` call (see ``vecgames.core.simulation``)."""
     rules: Rules = make_rules(**options)
@@ -151,6 +163,18 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
     return {"cols": cols, "totals": totals.sum(axis=0)}
 
 
+def _finished_columns(tot: np.ndarray, n: int, finished: int) -> dict[str, Any]:
+    """The summary's per-seat statistics of the finished games (NaN when none finished)."""
+    k = max(finished, 1)
+    mean = tot[T_FIN_BEANS:T_FIN_BEANS + n] / k
+    nan = np.nan if finished == 0 else 0.0
+    return {"finished": finished, "mean_beans_finished": mean + nan,
+            "std_beans_finished": np.sqrt(np.maximum(
+                tot[T_FIN_BEANS_SQ:T_FIN_BEANS_SQ + n] / k - mean**2, 0.0)) + nan,
+            "mean_place_finished": tot[T_FIN_PLACE:T_FIN_PLACE + n] / k + nan,
+            "win_share_finished": tot[T_FIN_WINS:T_FIN_WINS + n] / k + nan}
+
+
 def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
     """The user's table from ``run``'s outputs (of one run, or of its shards merged)."""
     n = job.params["rules"].num_players
@@ -164,6 +188,7 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
             "std_beans": np.sqrt(np.maximum(tot[T_BEANS_SQ:T_BEANS_SQ + n] / games - mean**2,
                                             0.0)),
             "mean_place": tot[T_PLACE:T_PLACE + n] / games,
+            **_finished_columns(tot, n, games - int(tot[T_TRUNC])),
         })
         df.attrs.update(mean_steps=tot[T_STEPS] / games, truncated=int(tot[T_TRUNC]),
                         mean_pickups=tot[T_PICKUPS] / games)
