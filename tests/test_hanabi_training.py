@@ -11,7 +11,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
-from vecgames.games.hanabi.rules import field, hands  # noqa: E402
+from vecgames.games.hanabi.rules import field, hands, rules_to_options  # noqa: E402
 from vecgames.training import hanabi as th  # noqa: E402
 
 CPU = torch.device("cpu")
@@ -185,3 +185,29 @@ def test_command_line_rejects_bad_options():
     cfg = th.parse_config(["--minutes", "2", "--device", "cpu"])
     assert cfg.minutes == 2 and cfg.iterations is None and cfg.device == "cpu"
     assert th.parse_config([]).iterations == 100
+
+
+def test_seed_rule_flags_reach_the_envs_the_baseline_and_the_saved_policy(tmp_path):
+    rules = {"end": "deck_empty", "discard_at_max": "capped", "hint_target": "next"}
+    cfg = th.parse_config(["--players", "3", "--end", "deck_empty", "--discard-at-max",
+                           "capped", "--hint-target", "next", "--envs", "8", "--steps", "4",
+                           "--hidden", "16", "--eval-games", "50", "--device", "cpu"])
+    assert cfg.env_options() == {"num_players": 3, **rules, "obs": "jaxmarl",
+                                 "observers": "current"}
+    collector = th.Collector(cfg, torch.device("cpu"), torch.Generator().manual_seed(0))
+    r = collector.env.rules
+    assert rules_to_options(r) == {"num_players": 3, "random_start": False, **rules}
+    net = th.ActorCritic(collector.obs_dim, collector.num_actions, 16)
+    ro, _, _ = collector.collect(net)
+    to_second = [r.color_hints + 5 + k for k in range(5)] + [r.rank_hints + 5 + k
+                                                             for k in range(5)]
+    assert not ro.mask[:, :, to_second].any() and ro.mask[:, :, :r.color_hints].any()
+    b = th.baseline("rules", cfg)
+    df = vecgames.simulate("hanabi", 50, policy="rules", seed=cfg.seed + th.EVAL_SEED_OFFSET,
+                           num_players=3, **rules)
+    assert b["mean"] == pytest.approx(df["score"].mean())
+    opt = torch.optim.Adam(net.parameters())
+    th.save_checkpoint(tmp_path / "p.pt", net, opt, cfg, 0, 0)
+    assert th.load_policy(tmp_path / "p.pt").env_options() == cfg.env_options()
+    with pytest.raises(SystemExit):
+        th.parse_config(["--end", "deck"])

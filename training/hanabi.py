@@ -37,7 +37,7 @@ import numba
 import numpy as np
 
 import vecgames
-from vecgames.games.hanabi.rules import field
+from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import ray_rollouts, runs
@@ -60,6 +60,10 @@ class Config:
     """Everything a run depends on; saved in every checkpoint and in config.json."""
 
     players: int = 2
+    # the rule options of the seed's game (docs/hanabi.md): JaxMARL's rules by default
+    end: str = DEFAULT_OPTIONS["end"]
+    discard_at_max: str = DEFAULT_OPTIONS["discard_at_max"]
+    hint_target: str = DEFAULT_OPTIONS["hint_target"]
     envs: int = 1024
     steps: int = 128
     iterations: int | None = None
@@ -93,8 +97,12 @@ class Config:
         if self.iterations is None and self.minutes is None:
             self.iterations = 100
 
+    def rule_options(self) -> dict[str, Any]:
+        """The ``vecgames.make``/``simulate`` rule keywords of the game trained on."""
+        return {"num_players": self.players, **{k: getattr(self, k) for k in CHOICES}}
+
     def env_options(self) -> dict[str, Any]:
-        return {"num_players": self.players, "obs": "jaxmarl", "observers": "current"}
+        return {**self.rule_options(), "obs": "jaxmarl", "observers": "current"}
 
 
 # -- the policy ----------------------------------------------------------------------------
@@ -380,7 +388,7 @@ def baseline(policy: str, cfg: Config) -> dict[str, Any]:
     """``vecgames.simulate`` of a baseline policy at every seat, in the same form."""
     start = time.perf_counter()
     df = vecgames.simulate(GAME, cfg.eval_games, policy=policy, seed=cfg.seed + EVAL_SEED_OFFSET,
-                           num_players=cfg.players)
+                           **cfg.rule_options())
     record = mean_ci(df["score"].to_numpy())
     record.update(policy=policy, greedy=None, seconds=round(time.perf_counter() - start, 2))
     record.update({f"end_{name}": float((df["end"] == name).mean()) for name in END_NAMES})
@@ -393,16 +401,19 @@ class HanabiPolicy:
     (float32 ``[B, obs_dim]``) and legal masks (bool ``[B, num_actions]``), numpy or torch, to
     int64 ``[B]`` legal actions (numpy in, numpy out; torch in, torch out). Greedy (argmax)
     by default; ``greedy=False`` samples the policy. ``env_options()`` gives the
-    ``vecgames.make("hanabi", ...)`` keywords it plays."""
+    ``vecgames.make("hanabi", ...)`` keywords it plays (its rule options included)."""
 
-    def __init__(self, net: ActorCritic, players: int, device: torch.device):
+    def __init__(self, net: ActorCritic, players: int, device: torch.device,
+                 rules: dict[str, str] | None = None):
         self.net = net.eval()
         self.players = players
+        self.rules = {k: DEFAULT_OPTIONS[k] for k in CHOICES} | (rules or {})
         self.device = device
         self.gen = torch.Generator(device=device).manual_seed(0)
 
     def env_options(self) -> dict[str, Any]:
-        return {"num_players": self.players, "obs": "jaxmarl", "observers": "current"}
+        return {"num_players": self.players, **self.rules, "obs": "jaxmarl",
+                "observers": "current"}
 
     @torch.no_grad()
     def logits(self, obs: Any, mask: Any) -> torch.Tensor:
@@ -440,7 +451,9 @@ def load_policy(path: str | os.PathLike, device: Any = "cpu") -> HanabiPolicy:
     ckpt = runs.load_checkpoint(path, dev)
     net = ActorCritic(ckpt["obs_dim"], ckpt["num_actions"], ckpt["config"]["hidden"])
     net.load_state_dict(ckpt["model"])
-    return HanabiPolicy(net.to(dev), ckpt["config"]["players"], dev)
+    cfg = ckpt["config"]  # a checkpoint from before the rule options played the defaults
+    return HanabiPolicy(net.to(dev), cfg["players"], dev,
+                        {k: cfg[k] for k in CHOICES if k in cfg})
 
 
 # -- outputs -------------------------------------------------------------------------------
@@ -493,7 +506,10 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
     (out / "eval.json").write_text(json.dumps(data, indent=2))
     names = {"greedy": "trained, greedy (argmax)", "sampled": "trained, sampled",
              "rules": "`rules` baseline", "random": "uniform-random-legal"}
-    lines = [f"# Hanabi ({cfg.players} players) self-play evaluation", "",
+    seed_rules = [f"{k}={getattr(cfg, k)}" for k in CHOICES
+                  if getattr(cfg, k) != DEFAULT_OPTIONS[k]]
+    rules = f", {', '.join(seed_rules)}" if seed_rules else ""
+    lines = [f"# Hanabi ({cfg.players} players{rules}) self-play evaluation", "",
              f"Command: `{command}`", "",
              f"Training: {train_info['iterations']} iterations, "
              f"{train_info['env_steps']:,} env steps in {train_info['seconds']:.0f} s on "
@@ -597,6 +613,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         description="Train a Hanabi self-play policy (PPO, one network for every seat) on the "
                     "jaxmarl observation and evaluate it against the rule-based baseline.")
     p.add_argument("--players", type=int, default=d.players, help="seats per table (2..5)")
+    for name, choices in CHOICES.items():  # the seed's rules (docs/hanabi.md)
+        p.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=getattr(d, name),
+                       help=f"rule option {name} (default {getattr(d, name)}; the seed's: "
+                            f"{choices[1]})")
     p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
     p.add_argument("--steps", type=int, default=d.steps, help="env steps per rollout")
     p.add_argument("--iterations", type=int, default=None,
@@ -649,7 +669,8 @@ def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
         raise SystemExit("--minibatches must not exceed envs x steps")
     check_worker_arguments(a)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
+    return Config(players=a.players, end=a.end, discard_at_max=a.discard_at_max,
+                  hint_target=a.hint_target, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device, hidden=a.hidden,
                   lr=a.lr, anneal_lr=a.anneal_lr, epochs=a.epochs, minibatches=a.minibatches,
                   gamma=a.gamma, gae_lambda=a.gae_lambda, clip=a.clip,
