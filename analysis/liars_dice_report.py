@@ -176,14 +176,23 @@ def challenge_table(df: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def is_basic(df: pd.DataFrame) -> bool:
+    """Whether the frame is of the seed's basic variant (飞 bids only)."""
+    return df.attrs.get("rules", {}).get("variant") == "basic"
+
+
+def _modes(df: pd.DataFrame) -> tuple[str, ...]:
+    return ("fei",) if is_basic(df) else MODE_NAMES
+
+
 def mode_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Challenged bids per mode (斋 zhai / 飞 fei): rounds, share, mean count and actual, and
-    the share that were false, with its 95% CI."""
+    """Challenged bids per mode (斋 zhai / 飞 fei; the basic variant: 飞 alone): rounds, share,
+    mean count and actual, and the share that were false, with its 95% CI."""
     _check(df)
     played = _played(df)
     mode = played["mode"].astype(str).to_numpy()
     rows = []
-    for name in MODE_NAMES:
+    for name in _modes(df):
         sel = mode == name
         k = int(sel.sum())
         false = int((played["actual"].to_numpy()[sel] < played["count"].to_numpy()[sel]).sum())
@@ -200,7 +209,7 @@ def face_table(df: pd.DataFrame) -> pd.DataFrame:
     _check(df)
     played = _played(df)
     rows = []
-    for name in MODE_NAMES:
+    for name in _modes(df):
         sub = played[(played["mode"].astype(str) == name).to_numpy()]
         face = sub["face"].to_numpy(np.int64)
         rounds = np.bincount(face, minlength=7)[1:7]
@@ -237,8 +246,9 @@ def _plot_bids(Figure, dist: pd.DataFrame, path: Path) -> None:
 def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
     a = df.attrs
     matches = int(a.get("num_games", df["game"].nunique()))
+    game = ("basic-variant (飞 only, ones always wild)" if is_basic(df) else "斋/飞")
     lines = [f"# {title}", "",
-             "Statistics of simulated Liar's Dice 斋/飞 matches "
+             f"Statistics of simulated Liar's Dice {game} matches "
              "(`vecgames.simulate(\"liars_dice\", ...)`), one round per row of the raw data.",
              "", f"- matches: {matches:,}", f"- players: {num_seats(df)}",
              f"- policy: {_policy_text(a.get('policy', 'unknown'))}"
@@ -249,10 +259,12 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
     if elapsed is not None:
         rate = f" ({matches / elapsed:,.0f} matches/s)" if elapsed > 0 else ""
         lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    counting = ("its face plus the wild ones" if is_basic(df) else
+                "飞 fei: its face plus the wild ones; 斋 zhai: the face alone")
     lines += ["", "A round ends with a challenge: all dice are shown and `actual` counts the "
-              "dice for the challenged bid (飞 fei: its face plus the wild ones; 斋 zhai: the "
-              "face alone). The bid is false when `actual < count` (its bidder loses the "
-              "round), otherwise the challenger loses. CI95 = half-width of the 95% confidence "
+              f"dice for the challenged bid ({counting}). The bid is false when "
+              "`actual < count` (its bidder loses the round), otherwise the challenger loses. "
+              "CI95 = half-width of the 95% confidence "
               "interval (normal approximation); ci_low..ci_high its bounds.", ""]
     return lines
 
@@ -287,7 +299,8 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
                               Path(f"{stem}_bids.png"), "bids per round", paths)
     lines += ["## Challenges", "", "Rounds by the challenged bid's margin, actual - count.", "",
               md_table(tables["challenges"], ("share",)), ""]
-    lines += ["## Modes (斋/飞)", "", "The challenged bids by mode.", "",
+    lines += ["## Modes (飞 only: the basic variant)" if is_basic(df) else "## Modes (斋/飞)",
+              "", "The challenged bids by mode.", "",
               md_table(tables["modes"], ("share", "bid_false_rate", "ci95")), ""]
     lines += ["## Faces", "", "The challenged bids by mode and face.", "",
               md_table(tables["faces"], ("bid_false_rate",)), ""]

@@ -222,23 +222,26 @@ def test_explain_illegal_reasons():
     assert explain_illegal((fei, 4, 5), cycle, 2, 5, forbid_repeat=False) is None
 
 
-@pytest.mark.parametrize("players, dice, forbid", [(2, 3, True), (3, 2, False), (2, 5, True)])
-def test_explain_illegal_agrees_with_env_mask(players, dice, forbid):
+@pytest.mark.parametrize("players, dice, forbid, basic",
+                         [(2, 3, True, False), (3, 2, False, False), (2, 5, True, False),
+                          (2, 3, True, True)])
+def test_explain_illegal_agrees_with_env_mask(players, dice, forbid, basic):
     """Every typed bid (in and out of range) is judged legal exactly when the env allows it."""
     env = vecgames.make("liars_dice", num_envs=1, seed=9, num_players=players, dice=dice,
-                        num_rounds=50, forbid_repeat_bids=forbid)
+                        num_rounds=50, forbid_repeat_bids=forbid,
+                        variant="basic" if basic else "zhai_fei")
     _, info = env.reset()
     rng = np.random.default_rng(0)
     total = players * dice
     history: list = []
     for _ in range(150):
         mask = info["action_mask"][0]
-        assert (explain_illegal(None, history, players, dice, forbid) is None) == mask[0]
+        assert (explain_illegal(None, history, players, dice, forbid, basic) is None) == mask[0]
         for mode in ("fei", "zhai"):
             for count in range(0, total + 2):
                 for face in range(0, 8):
                     bid = (mode, count, face)
-                    reason = explain_illegal(bid, history, players, dice, forbid)
+                    reason = explain_illegal(bid, history, players, dice, forbid, basic)
                     in_range = 1 <= count <= total and (2 if mode == "fei" else 1) <= face <= 6
                     legal = in_range and bool(mask[bid_to_action(bid, players, dice)])
                     assert (reason is None) == legal, (bid, history, reason)

@@ -122,11 +122,13 @@ def test_action_ids_round_trip_in_bid_order(players, dice):
 # ---------------------------------------------------------------- the env against the rules
 
 
-def legal_by_rules(last_bid, made, players, dice):
-    """The legal action ids by bid_beats and the no-repeat rule."""
+def legal_by_rules(last_bid, made, players, dice, basic=False):
+    """The legal action ids by bid_beats and the no-repeat rule (``basic``: 飞 bids only)."""
     legal = [0] if last_bid is not None else []
     for a in range(1, num_actions(players, dice)):
         bid = action_to_bid(a, players, dice)
+        if basic and bid[0] == "zhai":
+            continue
         if bid_beats(last_bid, bid, num_players=players) and bid not in made:
             legal.append(a)
     return legal
@@ -138,11 +140,11 @@ def counted(dice_by_seat, bid):
     return sum(d == face or (mode == "fei" and d == 1) for d in faces)
 
 
-def play_checked(players, dice, rounds, seed, steps, env_seed_mix=0):
+def play_checked(players, dice, rounds, seed, steps, env_seed_mix=0, variant="zhai_fei"):
     """Drive 8 envs with random legal actions (and some illegal ones), checking each step
     against a Python model of the rules."""
     env = vecgames.make("liars_dice", num_envs=8, num_players=players, dice=dice,
-                        num_rounds=rounds, seed=seed, illegal="penalty")
+                        num_rounds=rounds, seed=seed, illegal="penalty", variant=variant)
     obs, info = env.reset()
     rng = np.random.default_rng(seed + env_seed_mix)
     history = [[] for _ in range(8)]  # bids of the round, per env
@@ -153,7 +155,7 @@ def play_checked(players, dice, rounds, seed, steps, env_seed_mix=0):
         dice_before = [env.dice(i) for i in range(8)]
         for i in range(8):
             last = history[i][-1] if history[i] else None
-            expected = legal_by_rules(last, history[i], players, dice)
+            expected = legal_by_rules(last, history[i], players, dice, variant == "basic")
             assert np.flatnonzero(mask[i]).tolist() == expected
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
         illegal = rng.random(8) < 0.2
@@ -419,6 +421,8 @@ def test_tail_table_is_exact():
     ({"dice": 11}, ValueError, "dice"),
     ({"num_rounds": 0}, ValueError, "num_rounds"),
     ({"reward": "sum"}, ValueError, "reward"),
+    ({"variant": "classic"}, ValueError, "variant"),
+    ({"variant": 1}, ValueError, "variant"),
     ({"illegal": "penalty", "illegal_penalty": -1}, ValueError, "illegal_penalty"),
     ({"illegal": "penalty", "illegal_penalty": "x"}, TypeError, "illegal_penalty"),
     ({"illegal_penalty": 1.0}, ValueError, "illegal='penalty'"),

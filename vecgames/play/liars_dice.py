@@ -3,11 +3,15 @@
     vecgames play liars-dice                          # you against the heuristic, 1 round
     vecgames play liars-dice --players 4 --rounds 3   # you against three heuristic players
     vecgames play liars-dice --agent runs/ld.pt       # against a trained agent (needs torch)
+    vecgames play liars-dice --variant basic          # the seed's basic rules: 飞 only
+    vecgames play liars-dice --watch --agent heuristic,random --seed 3 --delay 1
 
 One table (a ``LiarsDiceEnv`` with a single env) where one seat is a person who types bids at
 the prompt and every other seat is an agent: the ``heuristic`` or ``random`` baseline of
 ``vecgames.policies.liars_dice``, or a checkpoint of ``vecgames.training.liars_dice``
-(``load_agent``).
+(``load_agent``); one for every computer seat or a comma list, one per computer seat.
+``--watch`` (spectator mode, the seed's ``--render`` of AI-vs-AI games) gives every seat to the
+agents and prints the match move by move with every seat's dice; with a seed it is replayable.
 A typed move is checked before it reaches the env (``explain_illegal`` names the rule it
 breaks, the env's action mask has the last word), so the env never sees an illegal action.
 
@@ -19,9 +23,11 @@ drive them with scripted input.
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import secrets
 import sys
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,23 +48,41 @@ from ..games.liars_dice.bids import (
     parse_bid,
 )
 from ..games.liars_dice.env import LiarsDiceEnv
-from ..games.liars_dice.rules import make_rules
+from ..games.liars_dice.rules import make_rules, rules_to_options
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
 
 PROG = "vecgames play liars-dice"
 PROMPT = "Your bid (e.g. 'fei 7 4', 'zhai 3 1') or 'c' to challenge: "
+BASIC_PROMPT = "Your bid (e.g. '7 4': seven 4s, ones wild) or 'c' to challenge: "
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("h", "help", "?", "rules")
 # Library argument name -> command-line flag, to name the flag in error messages.
 FLAG_OF_ARG = {"num_players": "--players", "dice": "--dice", "num_rounds": "--rounds",
-               "seat": "--seat", "threshold": "--threshold", "seed": "--seed"}
+               "seat": "--seat", "threshold": "--threshold", "seed": "--seed",
+               "variant": "--variant", "delay": "--delay"}
 
 
-def rules_text(num_players: int, dice: int, num_rounds: int, forbid_repeat: bool) -> str:
-    """The rules in brief, as printed once at the start (and on 'h')."""
+def rules_text(num_players: int, dice: int, num_rounds: int, forbid_repeat: bool,
+               basic: bool = False, interactive: bool = True) -> str:
+    """The rules in brief, as printed once at the start (and on 'h'); ``basic``: the seed's
+    basic variant (飞 only); ``interactive=False`` (spectators) leaves out the typing help."""
     repeat = ("\n  - a bid already made this round may not be made again." if forbid_repeat
-              else "")
-    return f"""\
+              and not basic else "")  # basic bids strictly rise: a repeat is never legal
+    first = (f"  - the round's first bid needs a count above the number of players (at least "
+             f"{num_players + 1});")
+    if basic:
+        head = f"""\
+Liar's Dice, basic rules (飞 fei only): {num_players} players, {dice} dice each, \
+{num_rounds} round(s).
+Everyone rolls their dice and sees only their own. In turn, bid how many dice on the WHOLE
+table show a face, or challenge the previous bid.
+  Ones are wild and count for any face; faces 2..6.  '7 4' (or 'fei 7 4'): at least seven 4s
+  (ones included)
+{first}
+  - a later bid must beat the last one: a higher count, or the same count with a higher face
+    (2<3<4<5<6)."""
+    else:
+        head = f"""\
 Liar's Dice with 斋/飞 (zhai/fei): {num_players} players, {dice} dice each, \
 {num_rounds} round(s).
 Everyone rolls their dice and sees only their own. In turn, bid how many dice on the WHOLE
@@ -66,23 +90,25 @@ table show a face, or challenge the previous bid.
   fei  (飞): ones are wild and count for any face; faces 2..6.  'fei 7 4': at least seven 4s
              (ones included)
   zhai (斋): ones are not wild; faces 1..6, and 1 ranks highest.  'zhai 3 1': at least three 1s
-  - the round's first bid needs a count above the number of players (at least \
-{num_players + 1});
+{first}
   - a later bid must beat the last one: in the same mode a higher count, or the same count
     with a higher face (fei 2<3<4<5<6, zhai 2<3<4<5<6<1); zhai after fei needs
-    count >= ceil(fei count / 2); fei after zhai needs count >= 2 x zhai count;{repeat}
+    count >= ceil(fei count / 2); fei after zhai needs count >= 2 x zhai count;{repeat}"""
+    return head + """
 Challenge ('c'): all dice are shown. If the bid holds (enough dice), the challenger loses the
 round, otherwise the bidder does. The loser gets a penalty point and opens the next round;
-fewest penalty points at the end wins. Type 'h' for these rules, 'q' to quit."""
+fewest penalty points at the end wins.""" + (" Type 'h' for these rules, 'q' to quit."
+                                             if interactive else "")
 
 
 # ---------------------------------------------------------------- judging a typed move
 
 
 def explain_illegal(bid: Bid | None, bids: Sequence[Bid], num_players: int, dice: int,
-                    forbid_repeat: bool = True) -> str | None:
+                    forbid_repeat: bool = True, basic: bool = False) -> str | None:
     """Why ``bid`` (None: a challenge) may not be made after this round's ``bids`` (oldest
-    first), or None when it is legal. The reasons follow RULES.md §3 and ``bid_beats``."""
+    first), or None when it is legal. The reasons follow RULES.md §3 and ``bid_beats``;
+    ``basic``: the seed's basic variant, where every bid is 飞."""
     total = num_players * dice
     if bid is None:
         if bids:
@@ -91,6 +117,9 @@ def explain_illegal(bid: Bid | None, bids: Sequence[Bid], num_players: int, dice
     mode, count, face = bid
     mode = {"飞": "fei", "斋": "zhai"}.get(mode, mode)
     bid = (mode, count, face)
+    if basic and mode == "zhai":
+        return ("the basic variant has no zhai (斋) bids: every bid is fei, ones wild (type "
+                "e.g. '7 4')")
     if mode == "fei" and face == 1:
         return ("face 1 cannot be bid in fei (飞), where ones are wild: bid 'zhai N 1' to count "
                 "ones alone")
@@ -184,8 +213,35 @@ class _Checkpoint:
         return int(np.asarray(out).reshape(-1)[0])
 
 
+def load_opponents(agent: str | Sequence[str], seats: Sequence[int], num_players: int,
+                   dice: int, threshold: float) -> dict[int, Any]:
+    """The agent of each computer seat in ``seats``: ``agent`` names one for all of them (a
+    baseline policy or a checkpoint path) or, as a list or a comma list, one per seat in seat
+    order. Checkpoints at one table must share their observation (the env computes one)."""
+    names = agent.split(",") if isinstance(agent, str) else agent
+    if isinstance(names, (str, os.PathLike)) or not isinstance(names, Sequence):
+        names = [names]  # type: ignore[list-item]  # a PathLike, or a bad type named below
+    names = [n.strip() if isinstance(n, str) else n for n in names]
+    if len(names) == 1:
+        names = list(names) * len(seats)
+    if len(names) != len(seats):
+        raise PlayError(f"argument --agent: give one agent for every computer seat or one per "
+                        f"computer seat ({len(seats)}: seats "
+                        f"{', '.join(map(str, seats))}), got {len(names)}")
+    loaded: dict[Any, Any] = {}
+    for name in names:
+        key = os.fspath(name) if isinstance(name, (str, os.PathLike)) else name
+        if not isinstance(key, str) or key not in loaded:
+            loaded[key] = load_opponent(name, num_players, dice, threshold)
+    observations = {a.observation for a in loaded.values() if isinstance(a, _Checkpoint)}
+    if len(observations) > 1:
+        raise PlayError(f"argument --agent: the checkpoints use different observations "
+                        f"({', '.join(sorted(observations))}); one table computes one")
+    return {p: loaded[os.fspath(n)] for p, n in zip(seats, names, strict=True)}
+
+
 def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> Any:
-    """The agent for the computer's seats: a baseline policy name or a checkpoint path."""
+    """The agent for a computer seat: a baseline policy name or a checkpoint path."""
     if not isinstance(agent, (str, os.PathLike)):
         raise TypeError(f"agent must be a policy name ({', '.join(POLICIES)}) or a checkpoint "
                         f"path, got {type(agent).__name__}")
@@ -264,31 +320,41 @@ def counted_dice(dice: Sequence[int], bid: Bid) -> int:
 
 
 class LiarsDiceGame:
-    """One match at one table: the person at ``seat``, ``opponent`` everywhere else.
+    """One match at one table: the person at ``seat``, the agents everywhere else; with
+    ``watch=True`` (spectator mode) the agents hold every seat, everyone's dice are shown, and
+    ``delay`` seconds pass (``sleep_fn``) after each move.
 
     Build it, then :meth:`run`. ``env`` is the live ``LiarsDiceEnv`` (num_envs=1); while the
     person is asked for a move, ``env.dice(0)`` holds the round's dice.
     """
 
     def __init__(self, players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
-                 agent: str = "heuristic", threshold: float = DEFAULT_THRESHOLD,
+                 agent: str | Sequence[str] = "heuristic", threshold: float = DEFAULT_THRESHOLD,
                  seed: int | None = None, render: bool = False, forbid_repeat_bids: bool = True,
+                 variant: str = "zhai_fei", watch: bool = False, delay: float = 0.0,
                  input_fn: Callable[[str], str] = input,
-                 print_fn: Callable[[str], Any] = print):
+                 print_fn: Callable[[str], Any] = print,
+                 sleep_fn: Callable[[float], Any] = time.sleep):
         self.rules = make_rules(num_players=players, dice=dice, num_rounds=rounds,
-                                forbid_repeat_bids=forbid_repeat_bids)
-        self.seat = check_int(seat, "seat", 0, players - 1)
+                                forbid_repeat_bids=forbid_repeat_bids, variant=variant)
+        self.watch = check_bool(watch, "watch")
+        seat = check_int(seat, "seat", 0, players - 1)
+        self.seat: int | None = None if self.watch else seat
+        self.basic = bool(self.rules.basic)
         self.threshold = check_threshold(threshold)
+        self.delay = check_delay(delay)
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
         self.render = check_bool(render, "render")
-        for name, fn in (("input_fn", input_fn), ("print_fn", print_fn)):
+        for name, fn in (("input_fn", input_fn), ("print_fn", print_fn), ("sleep_fn", sleep_fn)):
             if not callable(fn):
                 raise TypeError(f"{name} must be a function, got {type(fn).__name__}")
-        self.input_fn, self.print_fn = input_fn, print_fn
-        self.opponent = load_opponent(agent, players, dice, self.threshold)
-        self.env = LiarsDiceEnv(num_envs=1, seed=self.seed,
-                        observation=self.opponent.observation, num_players=players, dice=dice,
-                        num_rounds=rounds, forbid_repeat_bids=forbid_repeat_bids)
+        self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
+        computers = [p for p in range(players) if p != self.seat]
+        self.agents = load_opponents(agent, computers, players, dice, self.threshold)
+        observation = next((a.observation for a in self.agents.values()
+                            if isinstance(a, _Checkpoint)), "full")
+        self.env = LiarsDiceEnv(num_envs=1, seed=self.seed, observation=observation,
+                                **rules_to_options(self.rules))
         self.players, self.dice_each, self.num_rounds = players, dice, rounds
 
     # -- text ------------------------------------------------------------------------------
@@ -304,15 +370,34 @@ class LiarsDiceGame:
     def _penalties(self, points: Sequence[int]) -> str:
         return ", ".join(f"{self.label(p)} {int(points[p])}" for p in range(self.players))
 
+    def _rules_text(self) -> str:
+        return rules_text(self.players, self.dice_each, self.num_rounds,
+                          bool(self.rules.forbid_repeat), self.basic, not self.watch)
+
+    def _line_up(self) -> str:
+        """Who plays which seat, and the seed."""
+        groups: dict[str, list[int]] = {}
+        for p, agent in self.agents.items():
+            groups.setdefault(agent.describe(), []).append(p)
+        seats = "; ".join(f"{', '.join(f'seat {p}' for p in ps)}: {who}"
+                          for who, ps in groups.items())
+        if self.seat is None:
+            return f"Watching (spectator mode, every seat's dice shown): {seats}. Seed {self.seed}."
+        return f"You are seat {self.seat}; {seats}. Seed {self.seed}."
+
     def _round_header(self, number: int, opener: int) -> None:
         why = "drawn at random" if number == 1 else "last round's loser"
         opens = "you open" if opener == self.seat else f"seat {opener} opens"
         self.say()
         self.say(f"=== Round {number}/{self.num_rounds}: {opens} ({why}) ===")
+        if self.seat is None:  # a spectator sees every seat's dice from the start
+            for p, d in enumerate(self.env.dice(0)):
+                self.say(f"  seat {p} dice: {' '.join(map(str, d))}")
 
     # -- moves -----------------------------------------------------------------------------
     def _ask(self, bids: list[tuple[int, Bid]], mask: np.ndarray) -> int | None:
         """The person's move as a legal action id, or None to quit."""
+        assert self.seat is not None  # only a person is asked
         own = self.env.dice(0)[self.seat]
         self.say(f"Your dice: {' '.join(map(str, own))}")
         if bids:
@@ -324,7 +409,7 @@ class LiarsDiceGame:
         history = [b for _, b in bids]
         while True:
             try:
-                text = self.input_fn(PROMPT)
+                text = self.input_fn(BASIC_PROMPT if self.basic else PROMPT)
             except EOFError:
                 self.say()
                 self.say("End of input: quitting.")
@@ -334,20 +419,19 @@ class LiarsDiceGame:
                 self.say("Quitting.")
                 return None
             if words in HELP_WORDS:
-                self.say(rules_text(self.players, self.dice_each, self.num_rounds,
-                                    bool(self.rules.forbid_repeat)))
+                self.say(self._rules_text())
                 continue
             if not words:
                 self.say("  Type a bid such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, "
                          "'h' for the rules or 'q' to quit.")
                 continue
             try:
-                bid = parse_bid(text)
+                bid = parse_bid(text, "fei" if self.basic else None)
             except ValueError as exc:
                 self.say(f"  {exc}")
                 continue
             reason = explain_illegal(bid, history, self.players, self.dice_each,
-                                     bool(self.rules.forbid_repeat))
+                                     bool(self.rules.forbid_repeat), self.basic)
             action = 0
             if reason is None and bid is not None:
                 action = bid_to_action(bid, self.players, self.dice_each)
@@ -359,11 +443,12 @@ class LiarsDiceGame:
                 continue
             return action
 
-    def _agent_move(self, obs: np.ndarray, mask: np.ndarray) -> int:
-        """The computer's move for the seat to act; ``obs`` [obs_dim], ``mask`` [A]."""
-        action = self.opponent.act(self.env, obs[None], mask[None])
+    def _agent_move(self, p: int, obs: np.ndarray, mask: np.ndarray) -> int:
+        """Seat p's move (a computer's); ``obs`` [obs_dim], ``mask`` [A]."""
+        agent = self.agents[p]
+        action = agent.act(self.env, obs[None], mask[None])
         if not (0 <= action < len(mask) and mask[action]):  # never pass an illegal move on
-            self.say(f"  ({self.opponent.describe()} chose the illegal action {action}; "
+            self.say(f"  ({agent.describe()} chose the illegal action {action}; "
                      "the heuristic moves instead)")
             action = int(env_actions(self.env, "heuristic", self.threshold)[0])
         return action
@@ -407,7 +492,11 @@ class LiarsDiceGame:
         width = max(len(self.label(p)) for p in range(self.players))
         for rank, p, points in result.ranking:
             self.say(f"  {rank}. {self.label(p):<{width}}  {points}")
-        if result.status == "finished":
+        if result.status == "finished" and self.seat is None:
+            best = [p for r, p, _ in result.ranking if r == 1]
+            self.say(f"Seat {best[0]} wins." if len(best) == 1 else
+                     f"Seats {', '.join(map(str, best))} tie for first place.")
+        elif result.status == "finished":
             mine = next(r for r, p, _ in result.ranking if p == self.seat)
             shared = sum(1 for r, _, _ in result.ranking if r == mine) > 1
             if mine == 1:
@@ -419,11 +508,8 @@ class LiarsDiceGame:
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> PlayResult:
         env = self.env
-        self.say(rules_text(self.players, self.dice_each, self.num_rounds,
-                            bool(self.rules.forbid_repeat)))
-        others = ", ".join(f"seat {p}" for p in range(self.players) if p != self.seat)
-        self.say(f"You are seat {self.seat}; {others}: {self.opponent.describe()}. "
-                 f"Seed {self.seed}.")
+        self.say(self._rules_text())
+        self.say(self._line_up())
         obs, info = env.reset()
         result = PlayResult(status="finished", penalty_points=[0] * self.players,
                             seed=self.seed)
@@ -444,7 +530,7 @@ class LiarsDiceGame:
                     self._final(result)
                     return result
             else:
-                action = self._agent_move(obs[0].copy(), mask)
+                action = self._agent_move(p, obs[0].copy(), mask)
             bid = env.bid(action)
             if bid is not None:
                 self.say(f"{'You bid' if p == self.seat else f'seat {p} bids'} "
@@ -456,6 +542,8 @@ class LiarsDiceGame:
             obs, _, terminated, truncated, info = env.step(np.array([action]))
             if info["illegal"][0]:  # cannot happen: every action was checked against the mask
                 raise RuntimeError(f"the env rejected action {action} as illegal")
+            if self.delay and p != self.seat:  # let people follow the computer's moves
+                self.sleep_fn(self.delay)
             if bid is not None:
                 bids.append((p, bid))
             if info["round_over"][0]:
@@ -480,22 +568,33 @@ class LiarsDiceGame:
                 self.say(env.render(0))
 
 
+def check_delay(delay: Any) -> float:
+    """Seconds to wait after a computer's move: a finite number >= 0."""
+    if isinstance(delay, bool) or not isinstance(delay, (int, float, np.integer, np.floating)):
+        raise TypeError(f"delay must be a number of seconds, got {type(delay).__name__}")
+    if not (math.isfinite(delay) and 0 <= delay <= 3600):
+        raise ValueError(f"delay must be in [0, 3600] seconds, got {delay}")
+    return float(delay)
+
+
 def _ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
 def play(players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
-         agent: str = "heuristic", threshold: float = DEFAULT_THRESHOLD,
+         agent: str | Sequence[str] = "heuristic", threshold: float = DEFAULT_THRESHOLD,
          seed: int | None = None, render: bool = False, forbid_repeat_bids: bool = True,
-         input_fn: Callable[[str], str] = input,
-         print_fn: Callable[[str], Any] = print) -> PlayResult:
-    """Play one match of ``rounds`` rounds with the person at ``seat`` (see the module doc).
-    Raises ValueError/TypeError for bad options and :class:`PlayError` for a bad agent."""
+         variant: str = "zhai_fei", watch: bool = False, delay: float = 0.0,
+         input_fn: Callable[[str], str] = input, print_fn: Callable[[str], Any] = print,
+         sleep_fn: Callable[[float], Any] = time.sleep) -> PlayResult:
+    """Play one match of ``rounds`` rounds with the person at ``seat``, or watch one with
+    ``watch=True`` (see the module doc and :class:`LiarsDiceGame`). Raises ValueError/TypeError
+    for bad options and :class:`PlayError` for a bad agent."""
     game = LiarsDiceGame(players=players, rounds=rounds, dice=dice, seat=seat, agent=agent,
                          threshold=threshold, seed=seed, render=render,
-                         forbid_repeat_bids=forbid_repeat_bids, input_fn=input_fn,
-                         print_fn=print_fn)
+                         forbid_repeat_bids=forbid_repeat_bids, variant=variant, watch=watch,
+                         delay=delay, input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
     return game.run()
 
 
@@ -505,15 +604,25 @@ def play(players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(
         prog=PROG, description="Play Liar's Dice with 斋/飞 (zhai/fei) against the computer: "
-        "type bids such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, 'q' to quit.")
+        "type bids such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, 'q' to quit; or watch "
+        "the computer play every seat (--watch).")
     p.add_argument("--players", type=int, default=2, help="players at the table, you included "
                    "(2..8, default 2)")
     p.add_argument("--rounds", type=int, default=1, help="rounds in the match (default 1)")
     p.add_argument("--dice", type=int, default=5, help="dice per player (default 5)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
-    p.add_argument("--agent", default="heuristic", metavar="heuristic|random|PATH.pt",
+    p.add_argument("--agent", default="heuristic", metavar="heuristic|random|PATH.pt[,...]",
                    help="the computer's players: a baseline policy or a checkpoint of "
-                        "vecgames.training.liars_dice (needs torch; default heuristic)")
+                        "vecgames.training.liars_dice (needs torch; default heuristic), or a "
+                        "comma list with one per computer seat in seat order")
+    p.add_argument("--watch", action="store_true",
+                   help="spectator mode: the agents play every seat and the match is printed "
+                        "move by move with every seat's dice (--seat is ignored)")
+    p.add_argument("--delay", type=float, default=0.0,
+                   help="seconds to wait after each computer move (default 0)")
+    p.add_argument("--variant", default="zhai_fei", choices=("zhai_fei", "basic"),
+                   help="zhai_fei: bids in 斋 or 飞 (default); basic: the seed's basic rules, "
+                        "飞 bids only (ones always wild)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help="heuristic: challenge when the last bid holds with a probability "
                         f"below this (default {DEFAULT_THRESHOLD})")
@@ -541,7 +650,8 @@ def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
         game = LiarsDiceGame(players=args.players, rounds=args.rounds, dice=args.dice,
                              seat=args.seat, agent=args.agent, threshold=args.threshold,
                              seed=args.seed, render=args.render,
-                             forbid_repeat_bids=args.forbid_repeat_bids, input_fn=input_fn,
+                             forbid_repeat_bids=args.forbid_repeat_bids, variant=args.variant,
+                             watch=args.watch, delay=args.delay, input_fn=input_fn,
                              print_fn=print_fn)
     except PlayError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

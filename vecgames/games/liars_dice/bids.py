@@ -92,15 +92,18 @@ B_FEI_N, B_BID_N, B_CHOICES, B_ZHAI_STEP = range(5, 9)
 BID_TABLE_COLUMNS = 9
 
 
-def bid_table(num_players: int, total_dice: int) -> np.ndarray:
+def bid_table(num_players: int, total_dice: int, basic: bool = False) -> np.ndarray:
     """int64 ``[num_actions, BID_TABLE_COLUMNS]``: for action a, the legal bid starts after bid
     a (row 0: the round's first bid), a's count, face and mode (0 in row 0), and the pick
-    columns above (repeats not excluded: they are redrawn)."""
+    columns above (repeats not excluded: they are redrawn). ``basic``: the seed's basic game,
+    飞 bids only: every 斋 range starts at its end (empty), so no kernel needs a branch."""
     actions = 1 + (FEI_FACES + ZHAI_FACES) * total_dice
     fei_end = FEI_FACES * total_dice
     table = np.zeros((actions, BID_TABLE_COLUMNS), np.int64)
     for a in range(actions):
         fei_start, zhai_start = legal_starts(a, num_players, total_dice)
+        if basic:
+            zhai_start = actions - 1
         table[a, B_FEI_START], table[a, B_ZHAI_START] = fei_start, zhai_start
         fei_n = fei_end - fei_start
         bid_n = fei_n + actions - 1 - zhai_start
@@ -200,15 +203,18 @@ def format_bid(bid: Bid | None) -> str:
     return f"{count} x {face} ({MODE_NAMES[_MODE_ALIASES[mode]]})"
 
 
-def parse_bid(text: str) -> Bid | None:
+def parse_bid(text: str, default_mode: str | None = None) -> Bid | None:
     """A bid from text as a human types it: ``"fei 7 4"``, ``"zhai 3 1"``, ``"7x4 fei"``,
-    ``"斋 3 1"``; ``"c"``/``"challenge"``/``"开"`` for a challenge. Raises ValueError."""
+    ``"斋 3 1"``; ``"c"``/``"challenge"``/``"开"`` for a challenge. With ``default_mode``
+    (the basic variant's ``"fei"``) the mode may be left out: ``"7 4"``. Raises ValueError."""
     spaced = re.sub(r"(\d)\s*[x×*]\s*(\d)", r"\1 \2", text.strip().lower())  # 7x4 -> 7 4
     words = spaced.replace(",", " ").split()
     if len(words) == 1 and words[0] in ("c", "challenge", "开", "open", "liar"):
         return None
     modes = [w for w in words if w in _MODE_ALIASES]
     numbers = [w for w in words if w not in _MODE_ALIASES]
+    if not modes and default_mode is not None:
+        modes = [default_mode]
     if len(modes) != 1 or len(numbers) != 2 or not all(w.isdigit() for w in numbers):
         raise ValueError(f"cannot read a bid from {text!r}: type a mode and two numbers, "
                          "e.g. 'fei 7 4' (seven 4s, ones wild) or 'zhai 3 1', or 'c' to "

@@ -41,11 +41,13 @@ MAX_DICE = 10  # per player: a seat's count of one face fits 4 bits
 MAX_BIDS = (FEI_FACES + ZHAI_FACES) * MAX_TOTAL_DICE
 MAX_WORDS = (MAX_BIDS + 63) // 64  # the round's bids so far, one bit per bid index
 REWARDS = ("zero_sum", "seed")
+VARIANTS = ("zhai_fei", "basic")  # basic: the seed's basic rules, 飞 bids only (ones wild)
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "num_players": 2,
     "dice": 5,
     "num_rounds": 1,
+    "variant": "zhai_fei",
     "forbid_repeat_bids": True,
     "reward": "zero_sum",
     "max_round_steps": 1000,
@@ -61,6 +63,7 @@ class Rules(NamedTuple):
     num_players: int
     dice: int
     num_rounds: int
+    basic: int  # 1: variant "basic", the 斋 bids are never legal (same action ids)
     forbid_repeat: int
     reward_seed: int  # 0: -1 / +1/(P-1) (zero-sum); 1: -1 / +1 to everyone else (the seed)
     max_round_steps: int
@@ -78,16 +81,18 @@ def make_rules(**options: Any) -> Rules:
     # two dice at least: a first bid needs count > players <= total dice
     dice = check_int(o["dice"], "dice", 2, min(MAX_DICE, MAX_TOTAL_DICE // players))
     total = players * dice
+    basic = VARIANTS.index(check_choice(o["variant"], "variant", VARIANTS))
     return Rules(
         num_players=players,
         dice=dice,
         num_rounds=check_int(o["num_rounds"], "num_rounds", 1, 1_000_000),
+        basic=basic,
         forbid_repeat=int(check_bool(o["forbid_repeat_bids"], "forbid_repeat_bids")),
         reward_seed=REWARDS.index(check_choice(o["reward"], "reward", REWARDS)),
         max_round_steps=check_int(o["max_round_steps"], "max_round_steps", 1, 2**31 - 1),
         total_dice=total,
         num_actions=1 + (FEI_FACES + ZHAI_FACES) * total,
-        bids=bid_table(players, total),
+        bids=bid_table(players, total, basic=bool(basic)),
         roll_sizes=roll_plan(dice),
     )
 
@@ -98,6 +103,7 @@ def rules_to_options(rules: Rules) -> dict[str, Any]:
         "num_players": rules.num_players,
         "dice": rules.dice,
         "num_rounds": rules.num_rounds,
+        "variant": VARIANTS[rules.basic],
         "forbid_repeat_bids": bool(rules.forbid_repeat),
         "reward": REWARDS[rules.reward_seed],
         "max_round_steps": rules.max_round_steps,
