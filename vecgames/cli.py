@@ -99,9 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("game", choices=sorted(GAMES))
     train.add_argument("args", nargs=argparse.REMAINDER,
                        help="arguments passed on to vecgames.training.<game>.main")
-    play = sub.add_parser("play", help="play a game against the computer",
-                          description="Play GAME in the terminal; `vecgames play GAME --help` "
-                                      "lists its options.")
+    play = sub.add_parser("play", help="play a game against the computer (or watch it)",
+                          description="Play GAME in the terminal, or watch the computer play "
+                                      "every seat (liars-dice --watch); `vecgames play GAME "
+                                      "--help` lists its options.")
     play.add_argument("game", choices=list(PLAY_GAMES))
     play.add_argument("args", nargs=argparse.REMAINDER,
                       help="arguments passed on to vecgames.play.<game>.main")
