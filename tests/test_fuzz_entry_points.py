@@ -42,7 +42,7 @@ from vecgames.play.liars_dice import LiarsDiceGame
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
 POLICIES = {"zhajinhua": ("random", "uniform", "heuristic"),
-            "holdem": ("random", "call", "raise", "check", "strength"),
+            "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform"),
             "liars_dice": ("random", "heuristic"),
             "hanabi": ("random", "rules"),
             "dayaoguai": ("random", "weakest", "pickup")}
@@ -81,7 +81,8 @@ OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "holdem": {"num_players": st.integers(2, 10), "stack": st.integers(1, 300),
                "small_blind": st.integers(0, 2), "big_blind": st.integers(2, 4),
                "button": st.sampled_from(["random", "rotate"]),
-               "short_stack": st.sampled_from(["all-in", "fold"])},
+               "short_stack": st.sampled_from(["all-in", "fold"]),
+               "min_raise": st.sampled_from(["standard", "call"])},
     "liars_dice": {"num_players": st.integers(2, 8), "dice": st.integers(2, 5),
                    "num_rounds": st.integers(1, 3), "forbid_repeat_bids": st.booleans(),
                    "reward": st.sampled_from(["zero_sum", "seed"]),

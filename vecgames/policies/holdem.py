@@ -7,6 +7,8 @@ for the player to act (the seed's four strategies and a hand-strength player).
   when that is free); never raises.
 - ``"raise"``: raise whenever allowed, to min + ``RAISE_FRACTION`` (1/4) of (max - min);
   otherwise call.
+- ``"raise-uniform"``: the seed's form of ``"raise"``: the fraction of (max - min) is drawn
+  uniformly for every raise (a raise-to amount uniform between min and max).
 - ``"check"``: check when free, fold to any bet.
 - ``"strength"``: plays by hand strength from the equity engine's evaluator: a Monte Carlo
   estimate (``STRENGTH_SAMPLES`` deals of the unseen cards) of its share of the pot against the
@@ -38,14 +40,14 @@ from ..games.holdem.rules import (
 )
 from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
 
-POLICIES = ("random", "call", "raise", "check", "strength")
+POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform")
 
 
 def seat_policies(policy: str | Sequence[str], num_players: int) -> tuple[list[str], np.ndarray]:
     """Policy names per seat (one name for all, or a list with one per seat) and their codes."""
     codes = resolve_policies(policy, num_players, POLICIES)
     return [POLICIES[k] for k in codes], codes
-RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER = range(5)
+RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER, UNIFORM_RAISER = range(6)
 CALL_PROBABILITY = 0.5
 RAISE_FRACTION = 0.25
 STRENGTH_SAMPLES = 48
@@ -165,5 +167,7 @@ def policy_action(policy, s, i, r):
         return FOLD, 0
     to_call, lo, hi = raise_bounds(s, i, r)
     if lo <= hi:
+        if policy == UNIFORM_RAISER:
+            return RAISE, lo + below(next_u64(s.rng, i), hi - lo + 1)
         return RAISE, lo + np.int64(RAISE_FRACTION * (hi - lo))
     return CALL, 0

@@ -6,9 +6,10 @@ this player's bet reaches on this street ("raise to"). An illegal action changes
 returns a negative code (``ILLEGAL_NAMES``).
 
 Betting (standard no-limit, with pokerkit's reading of the corner cases, which the tests
-check action by action): a raise reaches at least the current bet plus the largest raise on
-this street (at least the big blind), at most the player's whole stack; a player who cannot
-reach that may go all-in for less. A raise smaller than the largest one so far (a short all-in)
+check action by action; ``raise_bounds`` describes the seed's ``min_raise="call"``): a
+raise reaches at least the current bet plus the largest raise on this street (at least the
+big blind), at most the player's whole stack; a player who cannot reach that may go all-in
+for less. A raise smaller than the largest one so far (a short all-in)
 does not reopen the betting: players who already acted may then only call or fold, unless
 consecutive short all-ins add up to a full raise. A player whose call would be less than the
 largest raise may not raise; nobody may raise when no other player could put in more chips;
@@ -42,6 +43,7 @@ ILLEGAL_NAMES = {-1: "the hand is over", -2: "unknown action kind",
                  -5: "fold is not allowed when checking is free"}
 BUTTON_OPTIONS = ("random", "rotate")
 SHORT_STACK_OPTIONS = ("all-in", "fold")
+MIN_RAISE_OPTIONS = ("standard", "call")
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "num_players": 6,
@@ -50,6 +52,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "big_blind": 2,
     "button": "random",
     "short_stack": "all-in",
+    "min_raise": "standard",
 }
 
 
@@ -62,6 +65,7 @@ class Rules(NamedTuple):
     big_blind: int
     rotate_button: int
     short_stack_fold: int
+    min_raise_call: int  # min_raise="call": any raise above a call (the seed's lower bound)
 
 
 def make_rules(**options: Any) -> Rules:
@@ -100,6 +104,8 @@ def _parse(options: dict[str, Any]) -> tuple[Rules, list[int]]:
         rotate_button=int(check_choice(o["button"], "button", BUTTON_OPTIONS) == "rotate"),
         short_stack_fold=int(check_choice(o["short_stack"], "short_stack",
                                           SHORT_STACK_OPTIONS) == "fold"),
+        min_raise_call=int(check_choice(o["min_raise"], "min_raise",
+                                        MIN_RAISE_OPTIONS) == "call"),
     )
     return rules, stacks
 
@@ -444,6 +450,10 @@ def _award(t, players, amount):
 def raise_bounds(s, i, r):
     """(to_call, min_raise_to, max_raise_to) for the player to act; min > max: no raise.
 
+    With ``min_raise="call"`` (the seed's rule) a raise needs one chip over the current bet
+    and a bet at least the big blind; ``RAISE_SIZE`` stays 0, so every raise is a full one
+    (it reopens the betting, and no call is too short to raise).
+
     The conditions are computed without a branch each (see ``apply_action``); the one branch
     skips the pass over the seats' chips when a seat that matched the bet can add more (almost
     always, so it is predicted)."""
@@ -466,7 +476,10 @@ def raise_bounds(s, i, r):
     # a short all-in after acting, or when nobody else could put in more chips
     short_all_in = (0 < t[SHORT_SUM]) & (t[SHORT_SUM] < t[RAISE_SIZE]) & ((t[ACTED] >> p) & 1)
     can = (to_call >= t[RAISE_SIZE]) & (stack > owed) & (short_all_in == 0) & (others != 0)
-    lo = min(max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET], max_to)
+    lo = max(t[RAISE_SIZE], r.big_blind) + t[CUR_BET]
+    # min_raise="call": one chip over the bet, a bet at least the big blind (RAISE_SIZE stays 0)
+    lo += (max(t[CUR_BET] + 1, r.big_blind) - lo) & -np.int64(r.min_raise_call != 0)
+    lo = min(lo, max_to)
     return to_call, np.int64(lo if can else 1), np.int64(max_to if can else 0)
 
 
@@ -535,7 +548,8 @@ def apply_action(s, i, kind, raise_to, r):
     t[ACTED] = (t[ACTED] & (full - 1)) | ((forced_fold ^ 1) << p)
     # a raise leaves only the raiser matched; a call matches (or goes all-in: no longer acts)
     t[MATCHED] = (t[MATCHED] & opaque(~raise_mask)) | (np.int64(1) << p)
-    raise_size = max(t[RAISE_SIZE], size)
+    # min_raise="call" keeps RAISE_SIZE at 0: every raise is full and reopens the betting
+    raise_size = max(t[RAISE_SIZE], size) & (np.int64(r.min_raise_call != 0) - 1)
     t[RAISE_SIZE] = raise_size
     short_sum = (t[SHORT_SUM] + size) & -np.int64(t[np.uint64(STACK + p)] == 0)
     short_sum &= -np.int64(short_sum < raise_size)

@@ -27,10 +27,12 @@ from .rules import (
     BUTTON,
     END_STREET,
     HAND_OVER,
+    MIN_RAISE_OPTIONS,
     PAID,
     PAYOUT,
     PFR,
     PLAYER,
+    SHORT_STACK_OPTIONS,
     SHOWDOWN,
     STACK,
     START,
@@ -233,7 +235,8 @@ def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
 
 def run(job: SimJob) -> dict[str, np.ndarray]:
     """Play the job's hands: per-hand columns (none with ``summary``) and ``totals``. An
-    all-random table plays in lockstep (``lockstep``: the same hands, faster). Setting
+    all-random table with the standard minimum raise plays in lockstep (``lockstep``: the
+    same hands, faster). Setting
     ``job.params["lockstep"] = False`` forces the scalar engine (for the tests that compare
     the two; ``plan`` never sets it)."""
     rules, seat_policy = job.params["rules"], job.params["seat_policy"]
@@ -247,7 +250,9 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
            "pfr": np.zeros(rows, np.int16), "category": np.zeros((rows, n), np.int8)}
     columns = (out["chips"], out["button"], out["end_street"], out["showdown"], out["pot"],
                out["vpip"], out["pfr"], out["category"])
-    if job.params.get("lockstep", True) and bool(np.all(seat_policy == policies.RANDOM)):
+    # the lockstep step implements the standard minimum raise only
+    if (job.params.get("lockstep", True) and not rules.min_raise_call
+            and bool(np.all(seat_policy == policies.RANDOM))):
         lanes, decks, rng = lockstep.new_lanes(SLOTS, job.params["stacks"])
         _lockstep_kernel(lanes, decks, rng, rules, seed, job.first_game, num, job.summary,
                          totals, masks, *columns)
@@ -269,7 +274,9 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
     rules, names = job.params["rules"], job.params["names"]
     n = rules.num_players
     rules_attr = {"num_players": n, "stacks": job.params["stacks"],
-                  "small_blind": rules.small_blind, "big_blind": rules.big_blind}
+                  "small_blind": rules.small_blind, "big_blind": rules.big_blind,
+                  "short_stack": SHORT_STACK_OPTIONS[rules.short_stack_fold],
+                  "min_raise": MIN_RAISE_OPTIONS[rules.min_raise_call]}
     if job.summary:
         return _summary_frame(out["totals"], n, job.num_games, names, rules_attr)
     df = pd.DataFrame({f"chips_{p}": out["chips"][:, p] for p in range(n)})
