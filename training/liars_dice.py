@@ -43,7 +43,17 @@ import numpy as np
 
 import vecgames
 import vecgames.games.liars_dice  # noqa: F401  (imported before the policies: import order)
-from vecgames.games.liars_dice.bids import B_COUNT, B_FACE, B_MODE, FEI
+from vecgames.games.liars_dice.bids import (
+    B_COUNT,
+    B_FACE,
+    B_MODE,
+    FEI,
+    FEI_FACES,
+    ZHAI_FACES,
+    bid_count,
+    bid_face,
+    bid_mode,
+)
 from vecgames.games.liars_dice.odds import TAIL
 from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
 from vecgames.policies.liars_dice import env_actions
@@ -82,6 +92,7 @@ class Config:
     # the network and the DQN update
     hidden: int = 256
     layers: int = 2
+    head: str = "combined"  # or "four": the seed's four action heads (FourHeadQNet)
     lr: float = 1e-4
     gamma: float = 0.99
     n_step: int = 3
@@ -128,22 +139,74 @@ class Config:
 
 
 # -- the network ---------------------------------------------------------------------------
+HEADS = ("combined", "four")
+
+
+def _trunk(obs_dim: int, hidden: int, layers: int) -> nn.Sequential:
+    parts: list[nn.Module] = []
+    width = obs_dim
+    for _ in range(layers):
+        parts += [nn.Linear(width, hidden), nn.ReLU()]
+        width = hidden
+    return nn.Sequential(*parts)
+
+
 class QNet(nn.Module):
     """MLP trunk (``layers`` x ``hidden``, ReLU) with one Q value per env action."""
 
     def __init__(self, obs_dim: int, num_actions: int, hidden: int = 256, layers: int = 2):
         super().__init__()
-        parts: list[nn.Module] = []
-        width = obs_dim
-        for _ in range(layers):
-            parts += [nn.Linear(width, hidden), nn.ReLU()]
-            width = hidden
-        self.trunk = nn.Sequential(*parts)
-        self.q = nn.Linear(width, num_actions)
+        self.trunk = _trunk(obs_dim, hidden, layers)
+        self.q = nn.Linear(hidden, num_actions)
         self.obs_dim, self.num_actions = obs_dim, num_actions
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         return self.q(self.trunk(obs))
+
+
+def head_layout(num_actions: int) -> torch.Tensor:
+    """float32 ``[num_actions, 4 + D + 6]``: which head outputs make up each action's Q.
+
+    Columns: main action (challenge, bid), mode (飞, 斋), count 1..D, face 1..6. The challenge
+    reads the main head's first output alone; a bid (mode, count, face) the sum of the main
+    head's second output and its mode, count and face outputs.
+    """
+    total = (num_actions - 1) // (FEI_FACES + ZHAI_FACES)
+    layout = torch.zeros((num_actions, 4 + total + 6))
+    layout[0, 0] = 1.0
+    for a in range(1, num_actions):
+        mode, count, face = (int(f(a - 1, total)) for f in (bid_mode, bid_count, bid_face))
+        layout[a, [1, 2 + mode, 4 + count - 1, 4 + total + face - 1]] = 1.0
+    return layout
+
+
+class FourHeadQNet(nn.Module):
+    """The seed's network (``--head four``): the MLP trunk with four action heads, main action
+    (challenge or bid), mode, count and face; Q(a) is the sum of the head outputs that make up
+    action a (``head_layout``), so acting, masking and the Double-DQN update stay those of
+    :class:`QNet`, with 4 + D + 6 outputs in place of 1 + 11 D."""
+
+    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 256, layers: int = 2):
+        super().__init__()
+        self.trunk = _trunk(obs_dim, hidden, layers)
+        layout = head_layout(num_actions)
+        self.heads = nn.Linear(hidden, layout.shape[1])  # the four heads, side by side
+        self.register_buffer("layout", layout, persistent=False)
+        self.obs_dim, self.num_actions = obs_dim, num_actions
+
+    def forward(self, obs: torch.Tensor) -> torch.Tensor:
+        return self.heads(self.trunk(obs)) @ self.layout.T
+
+
+QNetwork = QNet | FourHeadQNet
+
+
+def make_qnet(head: str, obs_dim: int, num_actions: int, hidden: int, layers: int) -> QNetwork:
+    """The Q network of ``--head``: ``combined`` :class:`QNet`, ``four`` :class:`FourHeadQNet`."""
+    if head not in HEADS:
+        raise ValueError(f"head must be one of {HEADS}, got {head!r}")
+    cls = FourHeadQNet if head == "four" else QNet
+    return cls(obs_dim, num_actions, hidden, layers)
 
 
 def masked_q(q: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -349,7 +412,7 @@ class ReplayBuffer:
 
 
 # -- the update ----------------------------------------------------------------------------
-def dqn_update(online: QNet, target: QNet, opt: torch.optim.Optimizer,
+def dqn_update(online: QNetwork, target: QNetwork, opt: torch.optim.Optimizer,
                batch: dict[str, torch.Tensor], cfg: Config) -> tuple[float, float]:
     """One Double-DQN step (Huber loss, clipped gradients) and a Polyak target update;
     returns (loss, mean Q of the taken actions)."""
@@ -389,7 +452,7 @@ class Agent:
     players to act and returns int64 ``[B]`` legal actions.
     """
 
-    def __init__(self, net: QNet, config: dict[str, Any], device: Any = "cpu"):
+    def __init__(self, net: QNetwork, config: dict[str, Any], device: Any = "cpu"):
         self.device = resolve_device(device)
         self.net = net.to(self.device).eval()
         self.config = dict(config)
@@ -436,7 +499,8 @@ def load_agent(path: str | os.PathLike, device: Any = "cpu") -> Agent:
     dev = resolve_device(device)
     ckpt = runs.load_checkpoint(path, dev)
     cfg = ckpt["config"]
-    net = QNet(ckpt["obs_dim"], ckpt["num_actions"], cfg["hidden"], cfg["layers"])
+    net = make_qnet(cfg.get("head", "combined"), ckpt["obs_dim"], ckpt["num_actions"],
+                    cfg["hidden"], cfg["layers"])
     net.load_state_dict(ckpt["model"])
     return Agent(net, cfg, dev)
 
@@ -499,7 +563,7 @@ def evaluate(agent: Agent, opponent: str = "heuristic", games: int = 20_000,
 
 
 # -- outputs -------------------------------------------------------------------------------
-def save_checkpoint(path: Path, online: QNet, target: QNet, opt: torch.optim.Optimizer,
+def save_checkpoint(path: Path, online: QNetwork, target: QNetwork, opt: torch.optim.Optimizer,
                     cfg: Config, iteration: int, updates: int,
                     state: dict[str, Any] | None = None) -> None:
     """The networks, the optimizer, the config and ``state`` (what ``--resume`` restores), as
@@ -606,10 +670,10 @@ def _train(cfg: Config, command: str) -> dict[str, Any]:
     bridge = TorchBridge(env, device)
     obs, info = runs.restart_envs(bridge, None if ckpt is None else ckpt["env_streams"])
     b, p, a_n = cfg.envs, cfg.players, env.num_actions
-    online = QNet(env.obs_dim, a_n, cfg.hidden, cfg.layers).to(device)
+    online = make_qnet(cfg.head, env.obs_dim, a_n, cfg.hidden, cfg.layers).to(device)
     target = copy.deepcopy(online)
     opt = torch.optim.Adam(online.parameters(), lr=cfg.lr)
-    frozen: QNet | None = None
+    frozen: QNetwork | None = None
     tracker = NStepTracker(b, env.obs_dim, a_n, cfg.n_step, cfg.gamma, device)
     buffer = ReplayBuffer(cfg.buffer_size, env.obs_dim, a_n, device)
     seat = torch.randint(0, p, (b,), generator=gen, device=device)
@@ -741,6 +805,7 @@ def validate(cfg: Config) -> None:
         (cfg.iterations is None or cfg.iterations >= 1, "--iterations must be >= 1"),
         (cfg.minutes is None or cfg.minutes > 0, "--minutes must be > 0"),
         (cfg.observation in ("seed", "full"), "--observation must be 'seed' or 'full'"),
+        (cfg.head in HEADS, "--head must be 'combined' or 'four'"),
         (cfg.n_step >= 1, "--n-step must be >= 1"),
         (0.0 < cfg.gamma <= 1.0, "--gamma must be in (0, 1]"),
         (0.0 < cfg.tau <= 1.0, "--tau must be in (0, 1]"),
@@ -776,6 +841,8 @@ _FLAGS: list[tuple[str, str, type, str]] = [
     ("--out", "out", str, "output directory"),
     ("--hidden", "hidden", int, "MLP width"),
     ("--layers", "layers", int, "MLP hidden layers"),
+    ("--head", "head", str, "'combined' (one Q per action) or 'four' (the seed's main/mode/"
+     "count/face heads, Q = their sum)"),
     ("--lr", "lr", float, "Adam learning rate"),
     ("--gamma", "gamma", float, "discount per learner decision"),
     ("--n-step", "n_step", int, "n of the n-step returns"),

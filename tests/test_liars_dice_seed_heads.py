@@ -1,0 +1,63 @@
+"""The seed's four-head DQN network (``--head four``): main action, mode, count and face heads
+whose outputs add up to each combined action's Q value."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import vecgames  # noqa: E402
+from vecgames.games.liars_dice import action_to_bid, num_actions  # noqa: E402
+from vecgames.training import liars_dice as ld  # noqa: E402
+
+
+@pytest.mark.parametrize(("players", "dice"), [(2, 5), (3, 2)])
+def test_each_action_reads_its_heads(players, dice):
+    total = players * dice
+    a_n = num_actions(players, dice)
+    net = ld.FourHeadQNet(7, a_n, hidden=8, layers=1)
+    obs = torch.randn(5, 7)
+    with torch.no_grad():
+        heads = net.heads(net.trunk(obs))  # [5, 4 + D + 6]
+        q = net(obs)
+    assert heads.shape == (5, 4 + total + 6) and q.shape == (5, a_n)
+    main, mode, count, face = (heads[:, :2], heads[:, 2:4], heads[:, 4:4 + total],
+                               heads[:, 4 + total:])
+    torch.testing.assert_close(q[:, 0], main[:, 0])  # the challenge
+    for a in range(1, a_n):
+        m, c, f = action_to_bid(a, players, dice)
+        expected = (main[:, 1] + mode[:, 0 if m == "fei" else 1] + count[:, c - 1]
+                    + face[:, f - 1])
+        torch.testing.assert_close(q[:, a], expected)
+
+
+def test_four_heads_train_and_round_trip(tmp_path):
+    out = tmp_path / "four"
+    assert ld.main(["--head", "four", "--envs", "16", "--iterations", "24",
+                    "--learning-starts", "32", "--batch-size", "16", "--hidden", "16",
+                    "--eval-games", "32", "--eval-envs", "16", "--curve-games", "0",
+                    "--log-every", "12", "--checkpoint-every", "0", "--selfplay-start", "0.5",
+                    "--selfplay-refresh", "2", "--out", str(out), "--no-progress"]) == 0
+    assert json.loads((out / "config.json").read_text())["head"] == "four"
+    agent = ld.load_agent(out / "final.pt")
+    assert isinstance(agent.net, ld.FourHeadQNet)
+    assert agent.net.heads.out_features == 4 + 10 + 6  # 20 outputs, not 111
+    env = vecgames.make("liars_dice", num_envs=16, seed=3, **agent.env_options())
+    obs, info = env.reset()
+    for _ in range(10):
+        actions = agent.act(obs, info["action_mask"])
+        assert info["action_mask"][np.arange(16), actions].all()
+        obs, _, _, _, info = env.step(actions)
+
+
+def test_combined_stays_the_default_and_bad_heads_are_refused():
+    assert ld.Config().head == "combined"
+    assert isinstance(ld.make_qnet("combined", 22, 111, 8, 1), ld.QNet)
+    with pytest.raises(SystemExit, match="--head"):
+        ld.parse_config(["--head", "three"])
+    with pytest.raises(ValueError, match="head"):
+        ld.make_qnet("three", 22, 111, 8, 1)
