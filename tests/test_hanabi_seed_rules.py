@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import vecgames
-from vecgames.games.hanabi import END_NAMES
+from vecgames.games.hanabi import END_NAMES, jaxmarl
 from vecgames.games.hanabi.rules import (
     CARD_TYPE,
     DEFAULT_OPTIONS,
@@ -116,6 +116,9 @@ def test_hints_to_the_next_player_only_keep_the_action_layout():
     assert seed.current_player[0] == 1
     assert hint_ids(seed.action_mask[0], r) == [r.color_hints + 1] + [r.rank_hints + v
                                                                       for v in (0, 1)]
+    facade = jaxmarl.make("hanabi", num_agents=3, hint_target="next")
+    facade.reset_from_deck(SORTED_DECK)
+    assert hint_ids(facade.get_legal_moves()["agent_0"][0], r) == to_next
 
 
 def test_two_player_golden_game_is_the_same_with_hints_to_the_next_player():

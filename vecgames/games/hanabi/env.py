@@ -98,7 +98,8 @@ def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mas
 
 
 class HanabiEnv(VecEnv):
-    """B tables of Hanabi with JaxMARL's rules (RULES.md §4, docs/hanabi.md).
+    """B tables of Hanabi with JaxMARL's rules (RULES.md §4, docs/hanabi.md), or the seed's
+    by the rule options ``end``, ``discard_at_max`` and ``hint_target`` (``rules.py``).
 
     ``step(actions)`` takes the action of the player to act in each env (``[B]``; a ``[B, P]``
     array of every agent's action, JaxMARL style, is accepted too: only the player to act's

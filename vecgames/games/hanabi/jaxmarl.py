@@ -22,6 +22,8 @@ tables; ``num_envs=1`` gives ``[1, ...]``). Differences to know:
   this step and how they ended (-1 elsewhere).
 - actions: a dict agent -> int array ``[B]`` (only the player to act's entry counts, as in
   JaxMARL), or an int array ``[B]`` of the acting players' moves.
+- rule options (``end="deck_empty"``, ``discard_at_max="capped"``, ``hint_target="next"``:
+  the seed's rules, docs/hanabi.md) are passed to ``make`` like any other keyword;
 - an illegal move of the player to act, which JaxMARL does not check, is a ``ValueError``
   here (nothing changed); ``make("hanabi", illegal="penalty", illegal_penalty=p)`` makes it a
   wasted turn instead (the same player acts again, ``-p`` to it, ``infos["illegal"]``).
