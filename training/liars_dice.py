@@ -7,7 +7,9 @@ docs/training.md. In short (the seed's "最近更新" list, implemented as descr
 - **Q over the full combined action**: one Q value per env action (challenge + every
   (mode, count, face) bid), from an MLP trunk on the seed's 22-value observation
   (``--observation full`` for the env's larger one). Illegal actions get -inf before every
-  argmax (acting and targets).
+  argmax (acting and targets). ``--head four`` is the seed's network instead: four action
+  heads (main action, mode, count, face) whose outputs add up to each action's Q value
+  (:class:`FourHeadQNet`; docs/liars_dice.md compares the two).
 - **Double DQN** (the online net picks the next action among the legal ones, the target net
   values it), **n-step returns** (n=3, gamma 0.99) over the learner's own consecutive decisions
   (the opponent's moves in between belong to the environment), **Polyak** target updates
