@@ -17,10 +17,18 @@ def test_render_and_legal_actions_need_reset():
     assert env.legal_actions(0) == [0, 1]  # a fresh game opens with a blind look phase
 
 
-@pytest.mark.parametrize("policy", [None, 5, 2.5])
+@pytest.mark.parametrize("policy", [5, 2.5, b"random"])
 def test_simulate_policy_type(policy):
     with pytest.raises(TypeError, match="policy"):
         vecgames.simulate("zhajinhua", 10, policy=policy)
+
+
+def test_game_simulate_needs_a_policy():
+    """None means the default player only in ``vecgames.simulate``, not in a game's module."""
+    from vecgames.games.zhajinhua import simulate
+
+    with pytest.raises(TypeError, match="policy"):
+        simulate(10, policy=None)
 
 
 def test_option_given_as_array():
