@@ -102,10 +102,14 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
     tables = report_tables(df)
     stem, written = write_tables(tables, path_md)
     rules = df.attrs.get("rules", {})
+    # the seed's betting rules, named when chosen (the defaults go unsaid)
+    variants = "".join(f", {key}={rules[key]}" for key, default in
+                       (("short_stack", "all-in"), ("min_raise", "standard"))
+                       if rules.get(key, default) != default)
     lines = [f"# {title}", "",
              f"{len(df):,} independent hands, {rules.get('num_players', '?')} players, "
              f"blinds {rules.get('small_blind', '?')}/{rules.get('big_blind', '?')}, stacks "
-             f"{rules.get('stacks', '?')}, policies {df.attrs.get('policies', '?')}"
+             f"{rules.get('stacks', '?')}{variants}, policies {df.attrs.get('policies', '?')}"
              + (f"; simulated in {elapsed:.2f} s." if elapsed is not None else "."), "",
              "Chips are each seat's chip change per hand; the CI is a 95% interval of the mean. "
              "Win rate: share of hands with a gain. VPIP: put chips in voluntarily preflop; "

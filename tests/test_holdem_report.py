@@ -40,3 +40,12 @@ def test_cli_report(tmp_path, capsys):
     path = tmp_path / "holdem.md"
     assert main(["simulate", "holdem", "--games", "2000", "--report", str(path)]) == 0
     assert path.exists() and "wrote" in capsys.readouterr().out
+
+
+def test_report_names_the_seed_rules_when_chosen(tmp_path):
+    seed_rules = vecgames.simulate("holdem", 300, seed=1, min_raise="call", short_stack="fold")
+    text = write_report(seed_rules, tmp_path / "s.md", plots=False)["report"].read_text()
+    assert "short_stack=fold, min_raise=call" in text
+    default = vecgames.simulate("holdem", 300, seed=1)
+    text = write_report(default, tmp_path / "d.md", plots=False)["report"].read_text()
+    assert "min_raise" not in text and "short_stack" not in text
