@@ -1,5 +1,6 @@
 """No-limit Texas Hold'em (RULES.md §1): rules, observation, the batched env, simulation,
-hand logs and the seed-style facade."""
+hand logs and the seed-style facade (``TexasPoker``, with the seed's ``Card``, ``Agent`` and
+sample strategies in ``seed_agents``)."""
 
 from .env import HoldemEnv  # noqa: I001  (rules first)
 from .facade import TexasPoker
