@@ -193,6 +193,22 @@ def distribution(data: Frames, column: str = "steps", max_bins: int = 40) -> pd.
     return out
 
 
+def _share_ci(share: float, n: int) -> float:
+    """Half-width of the 95% CI of a share of n games (normal approximation)."""
+    return Z95 * float(np.sqrt(share * (1 - share) / n)) if n > 0 else np.nan
+
+
+def _decided_wins(place: np.ndarray, p: int) -> dict[str, Any]:
+    """Seat p's win share over the decided games: those with a winner, finished or truncated
+    after a seat emptied its hand (free of the bias of finished games only, which lose the
+    games where the cycling seats outlast the others)."""
+    decided = (place == 1).any(axis=1)
+    n = int(decided.sum())
+    share = float((place[decided, p] == 1).mean()) if n else np.nan
+    return {"decided": n, "win_share_decided": share,
+            "win_decided_ci95": _share_ci(share, n) if n else np.nan}
+
+
 def _summary_seat_row(r: Any) -> dict[str, Any]:
     """A summary frame's seat: the finished games' statistics from its ``*_finished`` columns,
     the truncated games' mean beans from the difference of the sums."""
@@ -204,10 +220,11 @@ def _summary_seat_row(r: Any) -> dict[str, Any]:
     return {"games": n, "finished": fin, "mean_beans": mean, "ci95": half,
             "ci_low": mean - half, "ci_high": mean + half, "std_beans": std,
             "mean_place": float(r.mean_place_finished), "win_share": float(r.win_share_finished),
-            "truncated": cut,
+            "win_ci95": _share_ci(float(r.win_share_finished), fin), "truncated": cut,
             "mean_beans_truncated": ((n * float(r.mean_beans) - fin * (mean if fin else 0.0))
                                      / cut if cut else np.nan),
-            "mean_beans_all": float(r.mean_beans), "mean_place_all": float(r.mean_place)}
+            "mean_beans_all": float(r.mean_beans), "mean_place_all": float(r.mean_place),
+            "decided": np.nan, "win_share_decided": np.nan, "win_decided_ci95": np.nan}
 
 
 LIMITS = (250, 500, 1000, 2000, 5000, 10_000)
@@ -237,9 +254,14 @@ def seat_table(data: Frames, seat_names: str = "numbers") -> pd.DataFrame:
     """Per policy and seat: the seat's name (``seat_names``: ``"numbers"`` or ``"xiyouji"``,
     the seed's 西游记 characters) and policy, games, and over the **finished** games only:
     their number, mean beans with the 95% CI (half-width and bounds), the beans' sample std,
-    mean place and win share (place 1). The truncated games apart: their number and mean beans
+    mean place and win share (place 1) with its 95% CI half-width (normal approximation).
+    The truncated games apart: their number and mean beans
     (the transfers up to the cut). Over all games: mean beans and mean place with 0 for seats
-    still holding cards at a truncation (``mean_place_all``, as simulate's summary)."""
+    still holding cards at a truncation (``mean_place_all``, as simulate's summary). And over
+    the ``decided`` games (a seat emptied its hand: the finished ones and nearly every
+    truncated one), the win share with its 95% CI (NaN for summary frames): the fair head to
+    head measure when some line-up truncates often, since a game's length depends on who
+    is left in it."""
     check_seat_names(seat_names)
     rows = []
     for label, df in as_frames(data).items():
@@ -261,10 +283,12 @@ def seat_table(data: Frames, seat_names: str = "numbers") -> pd.DataFrame:
                          "ci_high": s["ci_high"], "std_beans": s["std"],
                          "mean_place": float(fin.mean()) if fin.size else np.nan,
                          "win_share": float((fin == 1).mean()) if fin.size else np.nan,
-                         "truncated": cut.size,
+                         "win_ci95": _share_ci(float((fin == 1).mean()), fin.size)
+                         if fin.size else np.nan, "truncated": cut.size,
                          "mean_beans_truncated": float(cut.mean()) if cut.size else np.nan,
                          "mean_beans_all": float(beans[:, p].mean()) if len(df) else np.nan,
-                         "mean_place_all": float(place[:, p].mean()) if len(df) else np.nan})
+                         "mean_place_all": float(place[:, p].mean()) if len(df) else np.nan,
+                         **_decided_wins(place, p)})
     return pd.DataFrame(rows)
 
 
@@ -466,7 +490,8 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
     tables = report_tables(frames, seat_names)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
-    pct = ("truncated_share", "cut_share", "win_share", "last_share",
+    pct = ("truncated_share", "cut_share", "win_share", "win_ci95", "win_share_decided",
+           "win_decided_ci95", "last_share",
            *(f"{label}_share" for label in frames))
     signed = ("mean_beans", "ci_low", "ci_high", "mean_beans_truncated", "mean_beans_all",
               "coef", "r_place", "r_win", "r_beans")
@@ -495,7 +520,8 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               "only: mean beans with the 95% CI, std, mean place and win_share (place 1). "
               "Apart: the truncated games and their mean beans (transfers up to the cut); "
               "over all games: mean_beans_all and mean_place_all (0 for seats still holding "
-              "cards at a truncation, as the summary mode).", "",
+              "cards at a truncation, as the summary mode); over the decided games (a seat "
+              "out of cards, truncated or not): win_share_decided with its 95% CI.", "",
               md_table(tables["seats"], pct, signed), ""]
     lines += ["## Starting hand and finishing place", "", "Finished games only, seat-games "
               "pooled over the seats of each seat policy: mean place (with its 95% CI), win "

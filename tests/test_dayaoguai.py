@@ -52,8 +52,8 @@ def test_beating_relation_is_the_rulebook_table():
         beats(28, 0)
 
 
-def run_game(players, seed, policy, max_steps=300):
-    r = make_rules(num_players=players, max_steps=max_steps)
+def run_game(players, seed, policy, max_steps=300, must_beat=False):
+    r = make_rules(num_players=players, max_steps=max_steps, must_beat=must_beat)
     s = new_state(1)
     s.rng[0] = np.uint64(seed) * np.uint64(2654435761) + np.uint64(1)
     reset_one(s, 0, r)
@@ -66,6 +66,7 @@ def run_game(players, seed, policy, max_steps=300):
     while True:
         p = int(t[PLAYER])
         before_table = int(t[ON_TABLE])
+        before_hand = int(t[HAND + p])
         top = int(t[TOP])
         a = int(policy_action(policy, s, 0, r))
         reward = np.zeros(6)
@@ -74,6 +75,8 @@ def run_game(players, seed, policy, max_steps=300):
         steps += 1
         total_beans += reward.sum()
         if a == PASS:
+            if must_beat:  # the seed's rule: a pickup only when no held card beats
+                assert not any((before_hand >> c) & 1 and beats(c, top) for c in range(28))
             assert before_table and t[ON_TABLE] == 0 and t[TOP] == -1
             assert (t[HAND + p] & before_table) == before_table  # the table went to the picker
             n = bin(before_table).count("1")
@@ -99,9 +102,10 @@ def run_game(players, seed, policy, max_steps=300):
 
 
 @settings(max_examples=40)
-@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), policy=st.integers(0, 2))
-def test_random_games_keep_the_invariants(players, seed, policy):
-    run_game(players, seed, policy)
+@given(players=st.integers(3, 6), seed=st.integers(0, 2**32), policy=st.integers(0, 3),
+       must_beat=st.booleans())
+def test_random_games_keep_the_invariants(players, seed, policy, must_beat):
+    run_game(players, seed, policy, must_beat=must_beat)
 
 
 def test_games_end_by_the_rules():

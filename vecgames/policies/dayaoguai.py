@@ -1,21 +1,20 @@
 """Da Yaoguai baseline policies: njit functions ``(state, i, rules) -> action``.
 
-- ``shed`` (simulate's default): plays to empty its hand. It beats whenever it can, with the
-  weakest card that beats (the earliest rank in J, Q, K, 3, 8, 5, 10), so it picks up only
-  when nothing beats; it leads the card that the fewest cards outside its own hand beat (a 5
-  first: only the four 10s take it), so the next player is the likeliest to pick up a single
-  card; ties are drawn at random, and one lead in 8 is a uniformly drawn card. Both draws come
-  from the env's random stream and keep a table of ``shed`` players out of cycles: a
-  deterministic table repeats a position for ever (see ``weakest``; without the 1-in-8 draw, 8
-  of 100,000 games still cycled).
+- ``shed`` (simulate's default): plays to empty its hand. It never passes while a card
+  beats, and it plays the card least useful later: the one that beats the fewest of the cards
+  outside its own hand (a J takes only the 10s, a 5 takes J, Q, K, 3 and 8), keeping the
+  versatile ones for the replies to come. A lead picks among the tied cards at random, and
+  one lead in 8 is a uniformly drawn card: both draws come from the env's random stream and
+  keep a table of ``shed`` players out of cycles (a deterministic table repeats a position
+  for ever, see ``weakest``).
 - ``random``: uniform over the legal actions.
 - ``weakest``: always beat with the weakest card that beats; lead the weakest card held; pick
   up only when nothing beats. Deterministic: about 80% of its 4-player games enter a cycle of
   positions between the last two seats and never end (docs/dayaoguai.md).
 - ``pickup``: like ``weakest``, but picks up a small pile early (one or two cards on the
   table) rather than spend a strong card on it: when the weakest card that beats is a 5 (悟空)
-  or a 10 (唐僧). (Picking up every small pile makes a table of such players hand single
-  cards back and forth for ever.)
+  or a 10 (唐僧), unless ``must_beat`` forbids it. (Picking up every small pile makes a
+  table of such players hand single cards back and forth for ever.)
 """
 
 from __future__ import annotations
@@ -41,6 +40,9 @@ RANDOM, WEAKEST, PICKUP, SHED = range(4)
 SMALL_PILE = 2
 ALL_CARDS = (1 << NUM_CARDS) - 1
 RANDOM_LEAD = 8  # shed: one lead in RANDOM_LEAD is drawn uniformly
+# BEATS[c]: the set of cards that card c beats.
+BEATS = np.array([sum(1 << b for b in range(NUM_CARDS) if (BEATEN_BY[b] >> a) & 1)
+                  for a in range(NUM_CARDS)], np.int64)
 
 
 @jit
@@ -57,9 +59,27 @@ STRONG_RANK = 5  # 5 and 10: rank index 5 and 6
 def pickup(s, i, r):
     t = s.table[i]
     a = weakest(s, i, r)
-    if a != PASS and 0 < t[TABLE_N] <= SMALL_PILE and a // 4 >= STRONG_RANK:
+    if (a != PASS and 0 < t[TABLE_N] <= SMALL_PILE and a // 4 >= STRONG_RANK
+            and not r.must_beat):
         return PASS  # keep the strong card; the pile is still small
     return a
+
+
+@jit
+def _least_useful(cards, outside):
+    """The first of ``cards`` that beats the fewest of the ``outside`` cards, and the set of
+    all the cards tied with it."""
+    fewest = NUM_CARDS + 1
+    pool = np.int64(0)
+    for c in range(NUM_CARDS):
+        if (cards >> c) & 1:
+            k = popcount(BEATS[c] & outside)
+            if k < fewest:
+                fewest = k
+                pool = np.int64(0)
+            if k == fewest:
+                pool |= np.int64(1) << c
+    return pool
 
 
 @jit
@@ -68,24 +88,16 @@ def shed(s, i, r):
     cards = legal_bits(t, r) & ~(np.int64(1) << PASS)
     if cards == 0:
         return PASS
-    if t[TABLE_N] > 0 or cards & (cards - 1) == 0:  # a reply, or one card to lead
-        return lowest_bit(cards)  # (the weakest card that beats: ids go up with rank)
+    if cards & (cards - 1) == 0:  # one card to play (also the forced 方块J)
+        return lowest_bit(cards)
+    # What a card is worth later: how many of the cards it does not hold it could beat
+    # (public knowledge only: who holds them is hidden). Play the least useful one.
+    outside = ALL_CARDS & ~t[HAND + t[PLAYER]]
+    if t[TABLE_N] > 0:  # a reply: the first such card
+        return lowest_bit(_least_useful(cards, outside))
     if next_u64(s.rng, i) % np.uint64(RANDOM_LEAD) == 0:
         return pick_set_bit(cards, next_u64(s.rng, i))
-    # A lead: the cards with the fewest beaters among the cards it does not hold (public
-    # knowledge only: who holds them is hidden), one drawn at random.
-    outside = ALL_CARDS & ~t[HAND + t[PLAYER]]
-    fewest = NUM_CARDS + 1
-    pool = np.int64(0)
-    for c in range(NUM_CARDS):
-        if (cards >> c) & 1:
-            k = popcount(BEATEN_BY[c] & outside)
-            if k < fewest:
-                fewest = k
-                pool = np.int64(0)
-            if k == fewest:
-                pool |= np.int64(1) << c
-    return pick_set_bit(pool, next_u64(s.rng, i))
+    return pick_set_bit(_least_useful(cards, outside), next_u64(s.rng, i))
 
 
 @jit
