@@ -143,9 +143,8 @@ class TexasPoker:
     def prepare(self) -> None:
         """Tell every agent its seat role (``identities``)."""
         self._check_ready()
-        roles = identities(len(self.agents))
         for p, agent in enumerate(self.agents):
-            _tell(agent, "setIdentity", "identity", roles[(p - self.DPosition) % len(roles)])
+            _tell(agent, "setIdentity", "identity", self.identity(p))
 
     def round1(self) -> None:
         """Hole cards (the blinds are posted at the deal), then the preflop betting."""
@@ -196,7 +195,7 @@ class TexasPoker:
         lines = []
         for p, agent in enumerate(self.agents):
             lines.append(f"seat {p} {getattr(agent, 'name', type(agent).__name__)}: identity "
-                         f"{getattr(agent, 'identity', '-')}, hand "
+                         f"{self.identity(p)}, hand "
                          f"{self._cards(self.hand(p))}, score {int(self._table[STACK + p])}, "
                          f"final {(self.folded >> p) & 1}")
         text = "\n".join(lines)
@@ -258,6 +257,10 @@ class TexasPoker:
             index = 1 if strength == ROYAL_FLUSH else 10 - int(category_of(strength))
             out.append((index, strength) if strength else None)
         return out
+
+    def identity(self, p: int) -> str:
+        """Seat p's role in this hand (``identities``)."""
+        return identities(len(self.agents))[(p - self.DPosition) % len(self.agents)]
 
     def hand(self, p: int) -> list[Card]:
         """Seat p's two hole cards."""
