@@ -392,10 +392,10 @@ def report_tables(data: Frames, seat_names: str = "numbers") -> dict[str, pd.Dat
 
 
 def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = (
-        "random", "weakest", "pickup"), num_players: int = 4, seed: int = 0, **options: Any
-                     ) -> dict[str, pd.DataFrame]:
+        "shed", "random", "weakest", "pickup"), num_players: int = 4, seed: int = 0,
+                     **options: Any) -> dict[str, pd.DataFrame]:
     """Da Yaoguai games of each policy (``simulate_policies``); ``options``: ``num_threads``,
-    ``summary``, ``base``, ``max_steps``."""
+    ``summary`` and the rule options (``base``, ``max_steps``, ``must_beat``)."""
     return simulate_policies("dayaoguai", num_games, policies, num_players, seed, **options)
 
 
