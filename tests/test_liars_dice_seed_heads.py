@@ -61,3 +61,19 @@ def test_combined_stays_the_default_and_bad_heads_are_refused():
         ld.parse_config(["--head", "three"])
     with pytest.raises(ValueError, match="head"):
         ld.make_qnet("three", 22, 111, 8, 1)
+
+
+def test_the_basic_variant_trains(tmp_path):
+    out = tmp_path / "basic"
+    assert ld.main(["--variant", "basic", "--head", "four", "--envs", "16", "--iterations", "12",
+                    "--learning-starts", "16", "--batch-size", "8", "--hidden", "8",
+                    "--eval-games", "16", "--eval-envs", "16", "--curve-games", "0",
+                    "--log-every", "0", "--checkpoint-every", "0", "--out", str(out),
+                    "--no-progress"]) == 0
+    agent = ld.load_agent(out / "final.pt")
+    assert agent.env_options()["variant"] == "basic"
+    env = vecgames.make("liars_dice", num_envs=16, seed=5, **agent.env_options())
+    obs, info = env.reset()
+    assert (agent.act(obs, info["action_mask"]) < 1 + 5 * 10).all()  # 飞 bids only
+    with pytest.raises(SystemExit, match="--variant"):
+        ld.parse_config(["--variant", "zhai"])

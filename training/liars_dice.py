@@ -84,6 +84,7 @@ class Config:
     game: str = GAME
     players: int = 2
     dice: int = 5
+    variant: str = "zhai_fei"  # or "basic": the seed's basic rules, 飞 bids only
     observation: str = "seed"
     envs: int = 512
     iterations: int | None = None
@@ -137,7 +138,7 @@ class Config:
     def env_options(self) -> dict[str, Any]:
         """Keywords of ``vecgames.make`` that rebuild this run's env (one round a match)."""
         return {"num_players": self.players, "dice": self.dice, "num_rounds": 1,
-                "observation": self.observation}
+                "variant": self.variant, "observation": self.observation}
 
 
 # -- the network ---------------------------------------------------------------------------
@@ -465,6 +466,7 @@ class Agent:
 
     def env_options(self) -> dict[str, Any]:
         return {"num_players": self.num_players, "dice": self.dice,
+                "variant": self.config.get("variant", "zhai_fei"),
                 "observation": self.observation}
 
     @torch.no_grad()
@@ -808,6 +810,7 @@ def validate(cfg: Config) -> None:
         (cfg.minutes is None or cfg.minutes > 0, "--minutes must be > 0"),
         (cfg.observation in ("seed", "full"), "--observation must be 'seed' or 'full'"),
         (cfg.head in HEADS, "--head must be 'combined' or 'four'"),
+        (cfg.variant in ("zhai_fei", "basic"), "--variant must be 'zhai_fei' or 'basic'"),
         (cfg.n_step >= 1, "--n-step must be >= 1"),
         (0.0 < cfg.gamma <= 1.0, "--gamma must be in (0, 1]"),
         (0.0 < cfg.tau <= 1.0, "--tau must be in (0, 1]"),
@@ -837,6 +840,7 @@ def _progress(cfg: Config, initial: int = 0) -> Any:
 _FLAGS: list[tuple[str, str, type, str]] = [
     ("--players", "players", int, "seats per table"),
     ("--dice", "dice", int, "dice per player"),
+    ("--variant", "variant", str, "'zhai_fei' or 'basic' (the seed's basic rules: 飞 only)"),
     ("--observation", "observation", str, "'seed' (the seed's 22 values) or 'full'"),
     ("--envs", "envs", int, "parallel tables stepping in lock-step"),
     ("--seed", "seed", int, "seeds torch, the env streams and the schedules' draws"),
