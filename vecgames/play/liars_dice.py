@@ -218,26 +218,28 @@ def load_opponents(agent: str | Sequence[str], seats: Sequence[int], num_players
     """The agent of each computer seat in ``seats``: ``agent`` names one for all of them (a
     baseline policy or a checkpoint path) or, as a list or a comma list, one per seat in seat
     order. Checkpoints at one table must share their observation (the env computes one)."""
-    names = agent.split(",") if isinstance(agent, str) else agent
-    if isinstance(names, (str, os.PathLike)) or not isinstance(names, Sequence):
-        names = [names]  # type: ignore[list-item]  # a PathLike, or a bad type named below
-    names = [n.strip() if isinstance(n, str) else n for n in names]
+    if isinstance(agent, str):
+        names: list[Any] = [n.strip() for n in agent.split(",")]
+    else:
+        names = list(agent) if isinstance(agent, (list, tuple)) else [agent]
     if len(names) == 1:
-        names = list(names) * len(seats)
+        names *= len(seats)
     if len(names) != len(seats):
         raise PlayError(f"argument --agent: give one agent for every computer seat or one per "
                         f"computer seat ({len(seats)}: seats "
                         f"{', '.join(map(str, seats))}), got {len(names)}")
-    loaded: dict[Any, Any] = {}
-    for name in names:
-        key = os.fspath(name) if isinstance(name, (str, os.PathLike)) else name
-        if not isinstance(key, str) or key not in loaded:
+    loaded: dict[str, Any] = {}  # a checkpoint named twice is loaded once
+    agents = {}
+    for p, name in zip(seats, names, strict=True):
+        key = os.fspath(name) if isinstance(name, (str, os.PathLike)) else repr(name)
+        if key not in loaded:
             loaded[key] = load_opponent(name, num_players, dice, threshold)
+        agents[p] = loaded[key]
     observations = {a.observation for a in loaded.values() if isinstance(a, _Checkpoint)}
     if len(observations) > 1:
         raise PlayError(f"argument --agent: the checkpoints use different observations "
                         f"({', '.join(sorted(observations))}); one table computes one")
-    return {p: loaded[os.fspath(n)] for p, n in zip(seats, names, strict=True)}
+    return agents
 
 
 def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> Any:
