@@ -22,6 +22,8 @@ import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
+RANDOM_PLAY = {"policy": "random", "max_steps": 1000}
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
@@ -31,7 +33,9 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     stepper = EnvStepper("dayaoguai", BATCH)
-    df = vecgames.simulate("dayaoguai", args.games, seed=1, summary=True)
+    # random play under the former limit: the figures stay comparable (simulate's own
+    # defaults are now the shed player and max_steps 5000)
+    df = vecgames.simulate("dayaoguai", args.games, seed=1, summary=True, **RANDOM_PLAY)
     length = df.attrs["mean_steps"]
     truncated = df.attrs["truncated"] / args.games
     for threads in (1, 2):
@@ -39,7 +43,8 @@ def main() -> None:
             continue
         numba.set_num_threads(threads)
         seconds = best_seconds(lambda threads=threads: vecgames.simulate(
-            "dayaoguai", args.games, seed=1, summary=True, num_threads=threads))
+            "dayaoguai", args.games, seed=1, summary=True, num_threads=threads,
+            **RANDOM_PLAY))
         rows.append((f"vecgames.simulate, random 4-player games, {threads} thread(s)",
                      f"{length * args.games / seconds / 1e6:,.1f} M decisions/s, "
                      f"{args.games / seconds:,.0f} games/s"))

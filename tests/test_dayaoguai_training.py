@@ -125,7 +125,7 @@ def test_carry_over_uses_every_decision_once(tmp_path):
     net = tz.PolicyNet(collector.env.obs_dim, collector.env.num_actions, 16)
     ro1, (beans, counts) = collector.collect(net)
     curve = dy.bean_rates(beans, counts)
-    assert set(curve) == {"beans_vs_random", "beans_vs_weakest", "beans_vs_pickup"}
+    assert set(curve) == {f"beans_vs_{name}" for name in POLICIES}
     b1 = collector.batch(ro1)
     ro2, _ = collector.collect(net)
     b2 = collector.batch(ro2)
@@ -150,7 +150,7 @@ def test_carry_over_uses_every_decision_once(tmp_path):
 
 def test_mix_tables_and_seats():
     mix = dy.parse_mix("self=1,weakest=3")
-    assert mix == {"self": 0.25, "random": 0.0, "weakest": 0.75, "pickup": 0.0}
+    assert mix == {"self": 0.25, "random": 0.0, "weakest": 0.75, "pickup": 0.0, "shed": 0.0}
     kinds = dy.table_kinds(10, dy.parse_mix(dy.DEFAULT_MIX))
     assert kinds.tolist() == [0, 0, 0, 1, 1, 1, 2, 2, 3, 3]
     table = dy.seat_table(kinds, 4)

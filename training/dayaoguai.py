@@ -15,10 +15,10 @@ choices and a measured result are in docs/training.md. What differs from Zha Jin
 - **Opponents.** Training tables are split by ``--mix`` between self-play (every seat the
   current policy, every decision trained on) and tables where the learner sits at seat
   ``b % P`` against three copies of one njit baseline of ``vecgames.policies.dayaoguai``
-  (``random``, ``weakest``, ``pickup``), whose actions a parallel njit kernel computes from
-  the env state (``baseline_actions``).
-- **Evaluation.** The final policy at one rotating seat against three ``random``, three
-  ``weakest`` and three ``pickup`` players (the real njit policies): mean beans per game with a
+  (``random``, ``weakest``, ``pickup``, ``shed``), whose actions a parallel njit kernel
+  computes from the env state (``baseline_actions``).
+- **Evaluation.** The final policy at one rotating seat against three players of each njit
+  baseline (``random``, ``weakest``, ``pickup``, ``shed``): mean beans per game with a
   95% CI, the share of games truncated at ``max_steps`` and the mean game length.
 """
 
