@@ -45,7 +45,7 @@ POLICIES = {"zhajinhua": ("random", "uniform", "heuristic"),
             "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform"),
             "liars_dice": ("random", "heuristic"),
             "hanabi": ("random", "rules"),
-            "dayaoguai": ("random", "weakest", "pickup")}
+            "dayaoguai": ("random", "weakest", "pickup", "shed")}
 
 
 def fuzz(examples: int) -> settings:
@@ -92,7 +92,7 @@ OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
                "discard_at_max": st.sampled_from(["forbidden", "capped"]),
                "hint_target": st.sampled_from(["any", "next"])},
     "dayaoguai": {"num_players": st.integers(3, 6), "base": st.integers(1, 3),
-                  "max_steps": st.integers(1, 300)},
+                  "max_steps": st.integers(1, 300), "must_beat": st.booleans()},
 }
 ENV_OPTIONS = {"hanabi": {"obs": st.sampled_from(["jaxmarl", "hle", "seed1680"]),
                           "observers": st.sampled_from(["current", "all"])}}
