@@ -86,6 +86,7 @@ OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
     "liars_dice": {"num_players": st.integers(2, 8), "dice": st.integers(2, 5),
                    "num_rounds": st.integers(1, 3), "forbid_repeat_bids": st.booleans(),
                    "reward": st.sampled_from(["zero_sum", "seed"]),
+                   "variant": st.sampled_from(["zhai_fei", "basic"]),
                    "max_round_steps": st.integers(1, 200)},
     "hanabi": {"num_players": st.integers(2, 5), "random_start": st.booleans(),
                "end": st.sampled_from(["final_round", "deck_empty"]),

@@ -23,7 +23,6 @@ drive them with scripted input.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import secrets
 import sys
@@ -37,7 +36,7 @@ import numpy as np
 
 from ..cli import TRAIN_HINT, Parser, flagged
 from ..core.rng import check_seed
-from ..core.validation import check_bool, check_int
+from ..core.validation import check_bool, check_int, shown
 from ..games.liars_dice.bids import (
     FEI_FACES,
     Bid,
@@ -574,8 +573,8 @@ def check_delay(delay: Any) -> float:
     """Seconds to wait after a computer's move: a finite number >= 0."""
     if isinstance(delay, bool) or not isinstance(delay, (int, float, np.integer, np.floating)):
         raise TypeError(f"delay must be a number of seconds, got {type(delay).__name__}")
-    if not (math.isfinite(delay) and 0 <= delay <= 3600):
-        raise ValueError(f"delay must be in [0, 3600] seconds, got {delay}")
+    if not 0 <= delay <= 3600:  # NaN fails too; no float() of a huge int (OverflowError)
+        raise ValueError(f"delay must be in [0, 3600] seconds, got {shown(delay)}")
     return float(delay)
 
 
