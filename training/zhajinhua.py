@@ -18,6 +18,10 @@ algorithm, its choices and a measured result are in docs/training.md. In short:
   seats share the policy, the seed's setting). Only the learner's decisions are trained on.
   All-random is the default because the evaluation is against random players (measured in
   docs/training.md: self-play tables cost chips there).
+
+``--recipe seed`` trains as seed 003 describes instead (``zhajinhua_seed.py``): self-play with
+one trajectory per seat of each whole game, a plain gradient step then a KL step, no value and
+no entropy term, on the seed's observation. docs/zhajinhua.md compares the two recipes.
 """
 
 from __future__ import annotations
@@ -28,7 +32,8 @@ import math
 import os
 import sys
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +43,7 @@ import vecgames
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import ray_rollouts, runs
+from . import zhajinhua_seed as seed_recipe
 from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
 
 torch = import_torch()
@@ -49,6 +55,9 @@ PROG = "python -m vecgames.training.zhajinhua"  # main's default prog (cli: "vec
 GAME_TITLES = {"zhajinhua": "Zha Jin Hua", "holdem": "No-limit Hold'em"}
 RETURN_SCALE = 32.0  # the value head predicts return / RETURN_SCALE (returns reach hundreds)
 EVAL_SEED_OFFSET = 1_000_003  # evaluation games are dealt from a stream training never sees
+RECIPES = ("default", "seed")
+# Opponents evaluate() seats: torch baselines, and the game's built-in heuristic player.
+EVAL_OPPONENTS = ("random", "call", "heuristic")
 
 
 @dataclass
@@ -84,6 +93,7 @@ class Config:
     ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
     resume: bool = False  # continue the run in ``out`` from its last checkpoint
     overwrite: bool = False  # replace the run in ``out`` (neither: refuse a used ``out``)
+    recipe: str = "default"  # "seed": seed 003's algorithm (training/zhajinhua_seed.py)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
@@ -389,12 +399,14 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
     Env b plays exactly ``ceil(games / envs)`` games (learner at seat ``(b + k) % P`` in its
     k-th game) so long games are not under-counted; returns mean chips per game and a 95% CI.
     ``policy="random"`` puts a random player at the learner's seat too (a sanity baseline).
+    ``opponents="heuristic"``: Zha Jin Hua's built-in ``heuristic`` player (its njit policy).
     """
     envs = max(1, min(cfg.eval_envs, cfg.eval_games))
     per_env = math.ceil(cfg.eval_games / envs)
     p = cfg.players
     env = vecgames.make(cfg.game, num_envs=envs, seed=cfg.seed + EVAL_SEED_OFFSET,
                         num_players=p, **cfg.env_options)
+    builtin = builtin_player(env, opponents)
     bridge = TorchBridge(env, device)
     gen = torch.Generator(device=device).manual_seed(cfg.seed + EVAL_SEED_OFFSET)
     obs, info = bridge.reset()
@@ -407,14 +419,17 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
         mask = info["action_mask"]
         seat = (rows + played) % p
         logits, _ = net(obs, mask)
-        others = baseline_logits(opponents, mask)
         mine = info["current_player"].long() == seat
         if policy == "random":  # a sanity baseline: a random player in the learner's seat
             logits = baseline_logits("random", mask)
-        if cfg.eval_greedy:
+        if builtin is not None:
+            actions = torch.where(mine, sample_actions(logits, gen, greedy=cfg.eval_greedy),
+                                  builtin().to(device))
+        elif cfg.eval_greedy:
             actions = torch.where(mine, sample_actions(logits, gen, greedy=True),
-                                  sample_actions(others, gen))
+                                  sample_actions(baseline_logits(opponents, mask), gen))
         else:
+            others = baseline_logits(opponents, mask)
             actions = sample_actions(torch.where(mine.unsqueeze(1), logits, others), gen)
         obs, reward, terminated, truncated, info = bridge.step(actions)
         chips += reward.gather(1, seat.unsqueeze(1)).squeeze(1)
@@ -427,6 +442,25 @@ def evaluate(net: PolicyNet, cfg: Config, device: torch.device,
     record.update(policy=policy, opponents=opponents, players=p,
                   greedy=cfg.eval_greedy, seconds=round(time.perf_counter() - start, 2))
     return record
+
+
+def builtin_player(env: Any, name: str) -> Any:
+    """For ``name == "heuristic"`` (Zha Jin Hua only): a function giving that player's action in
+    every env as a tensor; None for the torch baselines (checked by :func:`baseline_logits`)."""
+    if name != "heuristic":
+        return None
+    if env.name != "zhajinhua":
+        raise ValueError(f"the heuristic opponent is Zha Jin Hua's built-in player, not "
+                         f"{env.name}'s")
+    from vecgames.policies.zhajinhua import heuristic_actions
+
+    out = np.empty(env.num_envs, np.int64)
+
+    def actions() -> torch.Tensor:
+        heuristic_actions(env.state, env.rules, out)
+        return torch.from_numpy(out)
+
+    return actions
 
 
 # -- outputs -------------------------------------------------------------------------------
@@ -540,10 +574,20 @@ def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path, dict[str, 
 
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns the evaluation record."""
+    if cfg.recipe not in RECIPES or (cfg.recipe == "seed" and (cfg.game != GAME or cfg.workers)):
+        raise ValueError(f"recipe must be one of {RECIPES} ('seed': Zha Jin Hua without Ray "
+                         f"workers), got {cfg.recipe!r} for {cfg.game} with {cfg.workers} workers")
     device, gen, out, ckpt = start_run(cfg)
-    collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
+    learn = update
+    if cfg.recipe == "seed":
+        collector: Any = seed_recipe.SeedCollector(cfg, device, gen)
+        learn = seed_recipe.seed_update
+    else:
+        collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
     net = PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
-    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
+    opt: torch.optim.Optimizer = (torch.optim.SGD(net.parameters(), lr=cfg.lr)
+                                  if cfg.recipe == "seed" else
+                                  torch.optim.Adam(net.parameters(), lr=cfg.lr))
     it, history, samples, before = resume_state(ckpt, net, opt, gen, collector)
     start = time.perf_counter() - before  # a resumed run's clock goes on from its checkpoint
     deadline = None if cfg.minutes is None else start + 60.0 * cfg.minutes
@@ -553,7 +597,7 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
                 deadline is None or time.perf_counter() < deadline):
             it += 1
             rollout, chips = collector.collect(net)
-            stats = update(net, opt, collector.batch(rollout), cfg, gen)
+            stats = learn(net, opt, collector.batch(rollout), cfg, gen)
             samples += stats["samples"]
             stats.update(iteration=it, seconds=time.perf_counter() - start,
                          chips_vs_random=float(np.mean(chips)) if chips else float("nan"))
@@ -589,7 +633,10 @@ DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) a
                "against uniform-random-legal opponents.")
 
 
-def build_parser(prog: str = PROG, description: str = DESCRIPTION) -> argparse.ArgumentParser:
+def build_parser(prog: str = PROG, description: str = DESCRIPTION,
+                 recipes: bool = False) -> argparse.ArgumentParser:
+    """The trainer's options (shared with Hold'em's); ``recipes`` adds Zha Jin Hua's own
+    ``--recipe`` and ``--eval-opponents``."""
     d = Config()
     p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
     p.add_argument("--players", type=int, default=d.players,
@@ -619,19 +666,28 @@ def build_parser(prog: str = PROG, description: str = DESCRIPTION) -> argparse.A
                    help="torch CPU threads (0: torch's default); the env has its own")
     add_worker_arguments(p, d.workers)
     runs.add_run_arguments(p)
+    if recipes:
+        p.add_argument("--recipe", choices=RECIPES, default=d.recipe,
+                       help="'seed': train as seed 003 describes (self-play, one trajectory per "
+                            "seat and game, a plain gradient step then a KL step, no value or "
+                            f"entropy term, obs='seed'; defaults {seed_recipe.DEFAULTS})")
+        p.add_argument("--eval-opponents", default=",".join(d.eval_opponents),
+                       help="comma-separated opponents the final policy is scored against: "
+                            "random, heuristic")
     return p
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG,
-                 description: str = DESCRIPTION) -> Config:
-    a = build_parser(prog, description).parse_args(argv)
+                 description: str = DESCRIPTION, recipes: bool = False) -> Config:
+    """The Config of a command line (``recipes``: with Zha Jin Hua's own options)."""
+    a = build_parser(prog, description, recipes).parse_args(argv)
     if a.iterations is not None and a.iterations < 1:
         raise SystemExit("--iterations must be >= 1")
     if not 0.0 <= a.random_opponents <= 1.0:
         raise SystemExit("--random-opponents must be in [0, 1]")
     check_worker_arguments(a)
     device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
+    cfg = Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
                   minutes=a.minutes, seed=a.seed, out=a.out, device=device,
                   eval_games=a.eval_games, eval_greedy=a.eval_greedy, beta=a.beta, lr=a.lr,
                   epochs=a.epochs, minibatches=a.minibatches, hidden=a.hidden,
@@ -639,20 +695,48 @@ def parse_config(argv: list[str] | None = None, prog: str = PROG,
                   checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
                   progress=not a.no_progress, workers=a.workers, ray_address=a.address,
                   resume=a.resume, overwrite=a.overwrite)
+    return apply_recipe(cfg, a, argv or []) if recipes else cfg
+
+
+# Options of the default recipe that the seed recipe has no use for.
+NOT_IN_SEED_RECIPE = ("--steps", "--epochs", "--minibatches", "--entropy-coef",
+                      "--random-opponents", "--workers")
+
+
+def apply_recipe(cfg: Config, a: argparse.Namespace, argv: list[str]) -> Config:
+    """``--eval-opponents`` and ``--recipe`` (its defaults where an option was not given)."""
+    opponents = tuple(o.strip() for o in a.eval_opponents.split(","))
+    if not opponents or any(o not in ("random", "heuristic") for o in opponents):
+        raise SystemExit(f"--eval-opponents: a comma-separated list of random, heuristic; "
+                         f"got {a.eval_opponents!r}")
+    cfg = replace(cfg, eval_opponents=opponents, recipe=a.recipe)
+    if a.recipe != "seed":
+        return cfg
+    given = {x.split("=")[0] for x in argv if x.startswith("--")}
+    unused = sorted(given & set(NOT_IN_SEED_RECIPE))
+    if unused:
+        raise SystemExit(f"--recipe seed plays whole self-play games with one update per "
+                         f"iteration; it takes none of {', '.join(unused)}")
+    defaults = {k: v for k, v in seed_recipe.DEFAULTS.items() if f"--{k}" not in given}
+    return replace(cfg, env_options=dict(seed_recipe.ENV_OPTIONS), random_opponents=0.0,
+                   entropy_coef=0.0, value_coef=0.0, epochs=1, minibatches=1, **defaults)
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     """Command-line entry point; returns the exit code (``vecgames train zhajinhua`` calls
     it with ``prog="vecgames train zhajinhua"``)."""
     try:
-        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
+        cfg, command = runs.parse_cli(argv, prog, partial(parse_config, recipes=True),
+                                      partial(build_parser, recipes=True))
     except SystemExit as exc:  # --help, usage errors
         return runs.exit_code(exc)
     result = train(cfg, command)
     t = result["train"]
-    print(f"trained {t['iterations']} iterations in {t['seconds']:.0f} s; "
-          f"vs random opponents over {result['games']} games: mean chips/game "
-          f"{result['mean']:.3f}, 95% CI [{result['ci95_low']:.3f}, {result['ci95_high']:.3f}]; "
+    scores = "; ".join(
+        f"vs {name} opponents over {r['games']} games: mean chips/game {r['mean']:.3f}, "
+        f"95% CI [{r['ci95_low']:.3f}, {r['ci95_high']:.3f}]"
+        for name, r in result["evals"].items())
+    print(f"trained {t['iterations']} iterations in {t['seconds']:.0f} s; {scores}; "
           f"outputs in {cfg.out}")
     return 0
 

@@ -97,3 +97,11 @@ def policy_action(policy, s, i, r):
     if policy == UNIFORM:
         return uniform_all(s, i, r)
     return heuristic(s, i, r)
+
+
+@jit
+def heuristic_actions(s, r, out):
+    """``out[i]`` = the ``heuristic`` player's action in env i (for a trainer's evaluation
+    against it in a VecEnv; it draws nothing from the env's streams)."""
+    for i in range(out.shape[0]):
+        out[i] = heuristic(s, i, r)

@@ -56,15 +56,22 @@ O_ROUNDS_LEFT, O_MIN_BET, O_CAN_COMPARE = 248, 249, 255
 ROUND_SLOTS = 20
 
 
+@jit(inline=True)
+def start_observation(r, out):
+    """Zero ``out`` and set the number of players one-hot (c1), the block both layouts
+    (``obs="default"`` and ``"seed"``) start with."""
+    for k in range(out.shape[0]):
+        out[k] = 0.0
+    out[O_PLAYERS + r.num_players - 2] = 1.0
+
+
 @jit
 def observe_one(s, i, r, out):
     """Write env i's observation for its player to act into ``out`` (length OBS_DIM)."""
-    for k in range(OBS_DIM):
-        out[k] = 0.0
+    start_observation(r, out)
     t = s.table[i]
     n = r.num_players
     p = t[PLAYER]
-    out[O_PLAYERS + n - 2] = 1.0
     out[O_SEAT + p] = 1.0
     out[O_OPENER + t[FIRST]] = 1.0
     if t[PHASE] == ACTION_PHASE:

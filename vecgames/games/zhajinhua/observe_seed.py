@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from ...core.bits import lowest_bit
 from ...core.jit import jit
+from .observe import O_PLAYERS, start_observation
 from .rules import (
     ALIVE,
     FIRST,
@@ -45,7 +46,7 @@ from .rules import (
 
 SEED_ROUNDS = 20  # the seed's round one-hot is 20 wide; the history keeps as many rounds
 HISTORY_SLOTS = SEED_ROUNDS * MAX_PLAYERS * 2  # one decision per (round, seat, phase)
-S_PLAYERS, S_HISTORY = 0, 5
+S_PLAYERS, S_HISTORY = O_PLAYERS, 5  # c1 first, as in the default layout
 S_CARDS = S_HISTORY + HISTORY_SLOTS * NUM_ACTIONS
 S_KNOWN = S_CARDS + 52
 S_OUT = S_KNOWN + 52 * MAX_PLAYERS
@@ -81,12 +82,10 @@ def record_decision(s, i, a, hist):
 @jit
 def observe_seed(s, i, r, hist, out):
     """Write env i's seed observation for its player to act into ``out`` (SEED_OBS_DIM)."""
-    for k in range(SEED_OBS_DIM):
-        out[k] = 0.0
+    start_observation(r, out)
     t = s.table[i]
     n = r.num_players
     p = t[PLAYER]
-    out[S_PLAYERS + n - 2] = 1.0
     for k in range(HISTORY_SLOTS):
         if hist[k] >= 0:
             out[S_HISTORY + NUM_ACTIONS * k + hist[k]] = 1.0
