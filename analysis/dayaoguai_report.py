@@ -467,10 +467,11 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
               "reaches max_steps with two or more seats still holding cards. Beans = the bean "
               "transfers of the game (a pickup of n cards costs n·base·(P-1), every other seat "
               "gains n·base; they sum to 0 over the seats), also for truncated games, up to the "
-              "cut. Place = the finishing order (1 = first out of cards); place, win share and "
-              "the starting-hand tables use **finished games only** (truncated games left out, "
-              "their partial places stay in the raw data). CI95 = half-width of the 95% "
-              "confidence interval of the mean (mean ± 1.96·s/√n, s the sample std).", ""]
+              "cut. Place = the finishing order (1 = first out of cards). The per-seat "
+              "outcomes (beans, place, win share) and the starting-hand tables use **finished "
+              "games only**; the truncated games have their own columns. CI95 = half-width "
+              "of the 95% confidence interval of the mean (mean ± 1.96·s/√n, s the sample "
+              "std).", ""]
     return lines
 
 
