@@ -169,10 +169,10 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=1_000_000, help="number of games (1000000)")
     p.add_argument("--policy",
                    help="player name for every seat, or a comma list with one per seat "
-                        "(default: the game's default player, see `vecgames list`) "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
-                        "check, strength; liars_dice: random, heuristic; hanabi: random, "
-                        "rules; dayaoguai: random, weakest, pickup)")
+                        "check, strength, raise-uniform; liars_dice: random, heuristic; "
+                        "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed). "
+                        "Default: the game's default player (`vecgames list`)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
     _add_backend(p)

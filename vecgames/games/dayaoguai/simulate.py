@@ -58,11 +58,6 @@ T_FIN_WINS = T_FIN_PLACE + MAX_PLAYERS
 NUM_TOTALS = T_FIN_WINS + MAX_PLAYERS
 
 
-# Numba's disk cache of these kernels is keyed on this file's text alone, not on the policies
-# they call: change this stamp with every change of vecgames/policies/dayaoguai.py.
-POLICIES_STAMP = "shed v2, pickup obeys must_beat"
-
-
 @jit
 def _play_run(s, slot, r, seat_policy, seed, first_game, lo, hi, rows, totals, cols,
               reward):
