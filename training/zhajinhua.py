@@ -629,8 +629,9 @@ def _progress(cfg: Any, initial: int = 0) -> Any:
                              initial=initial)
 
 
-DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty) and evaluate it "
-               "against uniform-random-legal opponents.")
+DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty against random "
+               "players; --recipe seed: the seed's self-play policy gradient) and evaluate it "
+               "against uniform-random-legal (or --eval-opponents) players.")
 
 
 def build_parser(prog: str = PROG, description: str = DESCRIPTION,
