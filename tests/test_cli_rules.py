@@ -69,3 +69,19 @@ def test_default_policy_is_listed():
     for info in vecgames.list_games():
         assert info.default_policy in info.policies
         assert info.default_policy == default_policy(info.name)
+
+
+def test_dayaoguai_report_with_xiyouji_seat_names(tmp_path, capsys):
+    report = tmp_path / "dyg.md"
+    assert main(["simulate", "dayaoguai", "--games", "200", "--report", str(report),
+                 "--seat-names", "xiyouji"]) == 0
+    text = report.read_text(encoding="utf-8")
+    assert "孙悟空" in text and "唐僧" in text
+    plain = tmp_path / "plain.md"
+    assert main(["simulate", "dayaoguai", "--games", "200", "--report", str(plain)]) == 0
+    assert "孙悟空" not in plain.read_text(encoding="utf-8")
+    capsys.readouterr()
+    for args, match in ((["zhajinhua", "--report", str(tmp_path / "z.md")], "only for dayaoguai"),
+                        (["dayaoguai"], "give --report")):
+        assert main(["simulate", *args, "--games", "10", "--seat-names", "xiyouji"]) == 2
+        assert match in capsys.readouterr().err

@@ -147,6 +147,30 @@ def test_seed_raise_amount_is_uniform_between_the_bounds():
     assert min(draws) == 4 and max(draws) == 100
     assert abs(sum(draws) / len(draws) - 52) < 2.5
     assert RaiseAgent(seed=0).action(2, None) == 2  # no raise allowed: call
+    small = RaiseAgent(seed=1)
+    counts = {4: 0, 5: 0, 6: 0}
+    for _ in range(3000):
+        small.score = 6
+        counts[small.action(2, 4)] += 1
+    assert all(850 < n < 1150 for n in counts.values()), counts  # the ends as likely as 5
+
+
+def test_a_step_run_out_of_order_still_tells_the_agents():
+    """round2() (or win()) straight after reset(): roles and hands are told before anyone acts."""
+    seen = []
+
+    class Looker(Agent):
+        def action(self, last, lowerbound):
+            seen.append((self.identity, len(self.hand)))
+            return self.call(last)
+
+    for step in ("round2", "round4", "win"):
+        seen.clear()
+        agents = [Looker(f"p{k}") for k in range(3)]
+        table = TexasPoker(agents, seed=2)
+        table.reset()
+        getattr(table, step)()
+        assert seen and all(identity and cards == 2 for identity, cards in seen), step
 
 
 def test_checker_folds_only_facing_a_bet():

@@ -63,7 +63,7 @@ def test_combined_stays_the_default_and_bad_heads_are_refused():
         ld.make_qnet("three", 22, 111, 8, 1)
 
 
-def test_the_basic_variant_trains(tmp_path):
+def test_the_basic_variant_trains(tmp_path, capsys):
     out = tmp_path / "basic"
     assert ld.main(["--variant", "basic", "--head", "four", "--envs", "16", "--iterations", "12",
                     "--learning-starts", "16", "--batch-size", "8", "--hidden", "8",
@@ -75,5 +75,12 @@ def test_the_basic_variant_trains(tmp_path):
     env = vecgames.make("liars_dice", num_envs=16, seed=5, **agent.env_options())
     obs, info = env.reset()
     assert (agent.act(obs, info["action_mask"]) < 1 + 5 * 10).all()  # 飞 bids only
+    # a checkpoint plays only the rules it learned: a 斋/飞 table refuses it, a basic one seats it
+    from vecgames.play.liars_dice import main as play
+
+    assert play(["--agent", str(out / "final.pt")], input_fn=lambda p: "q") == 2
+    assert "--variant basic" in capsys.readouterr().err
+    assert play(["--agent", str(out / "final.pt"), "--variant", "basic"],
+                input_fn=lambda p: "q", print_fn=lambda *a: None) == 0
     with pytest.raises(SystemExit, match="--variant"):
         ld.parse_config(["--variant", "zhai"])

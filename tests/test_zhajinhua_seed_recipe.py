@@ -64,7 +64,7 @@ def test_collect_is_self_play_with_a_trajectory_per_seat(tmp_path):
     opener = steps[0][2].long()
     chips = torch.stack([r for *_, r, _ in steps]).sum(0)[torch.arange(8), opener]
     first = torch.stack([batch.ret[batch.env == b][0] for b in range(8)])
-    assert torch.equal(first, chips)
+    assert torch.equal(first, chips + collector.env.rules.ante)  # the ante is not in A
 
 
 def test_update_is_a_gradient_step_then_a_kl_step(tmp_path):

@@ -92,6 +92,9 @@ class SeedCollector:
             done = (terminated | truncated) & playing
             rewards.append(reward.clone())  # a waiting env's row is 0
             playing = playing & ~done
+        # The ante comes with every game's first step: it was paid at the deal, before any
+        # decision, so it is left out of A for every seat (the opener's first decision too).
+        rewards[0] = rewards[0] + float(self.env.rules.ante)
         # chips from each step to the end of the game, per seat (each env's game ends once)
         to_go = torch.flip(torch.cumsum(torch.flip(torch.stack(rewards), [0]), 0), [0])
         ret = torch.cat([to_go[t, s[3], s[4]] for t, s in enumerate(steps)])

@@ -180,6 +180,9 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="keep only per-seat aggregates (for very many games; no --report)")
     p.add_argument("--report", metavar="PATH.md", help="write the analysis report here")
     p.add_argument("--csv", metavar="PATH", help="write the per-game (or summary) table")
+    p.add_argument("--seat-names", choices=("numbers", "xiyouji"),
+                   help="dayaoguai: seat labels of the report (xiyouji: the seed's 西游记 "
+                        "characters 唐僧, 孙悟空, 猪八戒, 沙僧, ...)")
     rules = p.add_argument_group("rule options (default: the game's defaults)")
     rules.add_argument("--players", type=int)
     rules.add_argument("--ante", type=int)
@@ -195,7 +198,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     rules.add_argument("--rounds", type=int, help="liars_dice: rounds per match (1)")
     rules.add_argument("--base", type=int, help="dayaoguai: beans per card picked up (1)")
     rules.add_argument("--max-steps", type=int,
-                       help="dayaoguai: steps before a game is truncated (1000)")
+                       help="dayaoguai: steps before a game is truncated (5000)")
     rules.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                        help="any rule option of the game, e.g. --rule min_raise=call "
                             "(repeatable; `vecgames list` shows every game's options)")
@@ -522,6 +525,10 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.summary and args.report:
         raise CLIError("argument --report: not allowed with --summary "
                        "(the report needs per-game rows)")
+    if args.seat_names and args.game != "dayaoguai":
+        raise CLIError("argument --seat-names: only for dayaoguai")
+    if args.seat_names and not args.report:
+        raise CLIError("argument --seat-names: labels the report: give --report too")
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
     _check_output(args.report, "--report")
@@ -561,7 +568,8 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"wrote {args.csv}")
     if args.report:
         report = importlib.import_module(REPORTS[args.game])
-        written = report.write_report(df, args.report, elapsed=elapsed)
+        extra = {"seat_names": args.seat_names} if args.seat_names else {}
+        written = report.write_report(df, args.report, elapsed=elapsed, **extra)
         print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
     return 0
 

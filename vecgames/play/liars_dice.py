@@ -352,6 +352,16 @@ class LiarsDiceGame:
         self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
         computers = [p for p in range(players) if p != self.seat]
         self.agents = load_opponents(agent, computers, players, dice, self.threshold)
+        table_variant = rules_to_options(self.rules)["variant"]
+        for seat_agent in self.agents.values():  # a checkpoint plays the rules it learned
+            if not isinstance(seat_agent, _Checkpoint):
+                continue
+            options = getattr(seat_agent.agent, "env_options", None)
+            theirs = options().get("variant", "zhai_fei") if callable(options) else "zhai_fei"
+            if theirs != table_variant:
+                raise PlayError(f"argument --agent: {seat_agent.path} was trained for variant "
+                                f"{theirs!r} and this table plays {table_variant!r}: play it "
+                                f"with --variant {theirs}")
         observation = next((a.observation for a in self.agents.values()
                             if isinstance(a, _Checkpoint)), "full")
         self.env = LiarsDiceEnv(num_envs=1, seed=self.seed, observation=observation,

@@ -112,6 +112,7 @@ class TexasPoker:
         self.hands_dealt = 0  # the current hand's number (1-based)
         self._dealt = False  # the env has dealt its first hand
         self._ready = False  # the current hand is dealt and not yet settled by win()
+        self._told = (False, False)  # this hand's roles / hole cards told to the agents
 
     # -- the seed's steps ----------------------------------------------------------------
 
@@ -133,6 +134,7 @@ class TexasPoker:
             self.env.reset()
             self._dealt = True
         self._ready = True
+        self._told = (False, False)
         self.hands_dealt += 1
         for agent in self.agents:
             if callable(getattr(agent, "reset", None)):
@@ -143,15 +145,24 @@ class TexasPoker:
     def prepare(self) -> None:
         """Tell every agent its seat role (``identities``)."""
         self._check_ready()
-        for p, agent in enumerate(self.agents):
-            _tell(agent, "setIdentity", "identity", self.identity(p))
+        self._brief(hands=False)
 
     def round1(self) -> None:
         """Hole cards (the blinds are posted at the deal), then the preflop betting."""
-        self._check_ready()
-        for p, agent in enumerate(self.agents):
-            _tell(agent, "setHand", "hand", self.hand(p))
         self._betting(0)
+
+    def _brief(self, hands: bool = True) -> None:
+        """Tell the agents their roles, then their hole cards, once per hand: a step run
+        before ``prepare`` or ``round1`` (``round3`` straight after ``reset``) tells them
+        first, so no agent acts without its hand."""
+        identified, told = self._told
+        if not identified:
+            for p, agent in enumerate(self.agents):
+                _tell(agent, "setIdentity", "identity", self.identity(p))
+        if hands and not told:
+            for p, agent in enumerate(self.agents):
+                _tell(agent, "setHand", "hand", self.hand(p))
+        self._told = (True, told or hands)
 
     def round2(self) -> None:
         """The flop's betting."""
@@ -281,6 +292,7 @@ class TexasPoker:
     def _betting(self, street: int) -> None:
         """Play the decisions of ``street`` (and of any street before it left unplayed)."""
         self._check_ready()
+        self._brief()
         t = self._table
         while t[STREET] <= street:
             self._decide(int(t[PLAYER]))

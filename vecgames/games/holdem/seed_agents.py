@@ -158,8 +158,9 @@ class CallAgent(Agent):
 
 
 class RaiseAgent(Agent):
-    """The seed's raise strategy: raise whenever allowed, by the smallest raise plus a
-    uniformly drawn fraction of (stack - smallest raise); call when no raise is allowed."""
+    """The seed's raise strategy: raise whenever allowed, by an amount drawn uniformly from
+    the smallest raise to the whole stack (the seed's uniform fraction of the range, in whole
+    chips); call when no raise is allowed."""
 
     def __init__(self, name: str = "raise", seed: int | None = None):
         super().__init__(name)
@@ -169,7 +170,7 @@ class RaiseAgent(Agent):
         if lowerbound is None:
             return self.call(last)
         upper = max(lowerbound, self.score)
-        return self.raising(lowerbound + round(self.rng.random() * (upper - lowerbound)))
+        return self.raising(self.rng.randint(lowerbound, upper))  # every amount equally likely
 
 
 class CheckAgent(Agent):
