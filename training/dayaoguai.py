@@ -249,10 +249,11 @@ class CarryOver:
 
 def bean_rates(beans: np.ndarray, counts: np.ndarray) -> dict[str, float]:
     """The learner's beans per 1,000 env steps at the tables of each baseline, from the beans
-    it won there and the env steps taken (per KINDS entry)."""
+    it won there and the env steps taken (per KINDS entry). A baseline without tables in the
+    mix has no entry (no NaN in the history)."""
     rate = (beans * 1000.0 / np.maximum(counts, 1)).tolist()
-    return {f"beans_vs_{k}": (r if c else float("nan"))
-            for k, r, c in zip(KINDS, rate, counts, strict=True) if k != "self"}
+    return {f"beans_vs_{k}": r
+            for k, r, c in zip(KINDS, rate, counts, strict=True) if k != "self" and c}
 
 
 class Collector(CarryOver):
