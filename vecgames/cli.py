@@ -278,7 +278,7 @@ def _list(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from .core.registry import list_games
+    from .core.registry import list_games, players
 
     infos = list_games()
     if args.json:
@@ -293,6 +293,9 @@ def _list(args: argparse.Namespace) -> int:
             print(f"  simulate: {_options_text(g.simulate_options)}")
         print(f"  players:  {', '.join(g.policies)}  (simulate --policy; default "
               f"{g.default_policy})")
+        width = max(map(len, g.policies))
+        for player, how in players(g.name).items():
+            print(f"    {player:<{width}}  {how}")
         print(f"  sizes:    obs_dim {sizes}; num_actions {g.num_actions} "
               f"({g.num_players} players)")
     return 0

@@ -124,6 +124,14 @@ def simulation_module(name: str):
     return importlib.import_module(GAMES[name][0] + ".simulate")
 
 
+def players(name: str) -> dict[str, str]:
+    """The built-in players of game ``name`` (``simulate``'s ``policy`` names), each with one
+    line on how it plays, in the order of ``list_games()``'s ``policies``."""
+    _module(name)
+    module = importlib.import_module(f"vecgames.policies.{name}")
+    return {player: module.DESCRIPTIONS[player] for player in module.POLICIES}
+
+
 def default_policy(name: str) -> str:
     """The player ``simulate(name, ...)`` seats when no ``policy`` is given."""
     default = inspect.signature(_module(name).simulate).parameters["policy"].default

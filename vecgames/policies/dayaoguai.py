@@ -36,6 +36,16 @@ from ..games.dayaoguai.rules import (
 )
 
 POLICIES = ("random", "weakest", "pickup", "shed")
+# One line each on how the built-in players play (``vecgames.players("dayaoguai")``).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal actions",
+    "weakest": "beats with the weakest card that beats, leads its weakest card, picks up only "
+               "when nothing beats (deterministic: most 4-player games cycle)",
+    "pickup": "like weakest, but picks up a pile of one or two cards rather than spend a 5 "
+              "or a 10 on it",
+    "shed": "never passes while a card beats; plays the card least useful later, with a "
+            "little randomness in its leads (simulate's default)",
+}
 RANDOM, WEAKEST, PICKUP, SHED = range(4)
 SMALL_PILE = 2
 ALL_CARDS = (1 << NUM_CARDS) - 1

@@ -28,6 +28,12 @@ from ..games.hanabi.rules import (
 )
 
 POLICIES = ("random", "rules")
+# One line each on how the built-in players play (``vecgames.players("hanabi")``).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal actions",
+    "rules": "plays a card known to be playable, else hints a playable card another player "
+             "does not know, else discards its oldest unhinted card",
+}
 RANDOM, RULES = range(2)
 
 

@@ -41,6 +41,18 @@ from ..games.holdem.rules import (
 from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
 
 POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform")
+# One line each on how the built-in players play (``vecgames.players("holdem")``).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal kinds (fold, check/call, raise), a raise-to amount "
+              "uniform between the minimum and the maximum",
+    "call": "checks/calls with probability 1/2, else folds (checks when free); never raises",
+    "raise": "raises whenever allowed, to the minimum + 1/4 of (max - min); else calls",
+    "check": "checks when free, folds to any bet",
+    "strength": "Monte Carlo equity of its hand against the players still in: raises strong "
+                "hands, calls when the pot odds allow, else checks or folds",
+    "raise-uniform": "the seed's raise strategy: raises whenever allowed, to an amount drawn "
+                     "uniformly between the minimum and the maximum; else calls",
+}
 
 
 def seat_policies(policy: str | Sequence[str], num_players: int) -> tuple[list[str], np.ndarray]:

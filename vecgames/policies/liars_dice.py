@@ -19,6 +19,12 @@ from ..games.liars_dice.odds import bid_holds_probability
 from ..games.liars_dice.rules import DICE, LAST, PLAYER, bid_made, random_legal
 
 POLICIES = ("random", "heuristic")
+# One line each on how the built-in players play (``vecgames.players("liars_dice")``).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal actions (the challenge is one of them)",
+    "heuristic": "the seed's challenger: challenges a bid that holds with probability below "
+                 "0.5 given its own dice, else makes the legal bid most likely to hold",
+}
 RANDOM, HEURISTIC = range(2)
 DEFAULT_THRESHOLD = 0.5
 

@@ -32,6 +32,13 @@ from ..games.zhajinhua.rules import (
 from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
 
 POLICIES = ("random", "uniform", "heuristic")
+# One line each on how the built-in players play (``vecgames.players("zhajinhua")``).
+DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal actions of the current phase",
+    "uniform": "uniform over all 15 actions (the seed's 完全随机); an illegal pick puts it out",
+    "heuristic": "looks at once, folds weak high cards, calls with middling hands, bets and "
+                 "compares with strong ones",
+}
 RANDOM, UNIFORM, HEURISTIC = range(3)
 _KING = 11
 
