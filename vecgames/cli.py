@@ -3,6 +3,7 @@
     vecgames list [--json]
     vecgames simulate zhajinhua --games 1000000 --players 6 --report report.md
     vecgames simulate hanabi --games 1000000000 --summary --backend ray --address auto
+    vecgames arena holdem --players random,call,strength --games 100000 --plot arena.png
     vecgames preflop-matrix --out preflop.npz --backend ray
     vecgames train zhajinhua [trainer args...]
     vecgames play liars-dice --players 4 --rounds 3 --agent heuristic
@@ -59,8 +60,9 @@ RULE_FLAGS: dict[str, str] = {
 }
 # Library argument name -> CLI flag, to name the flag in error messages.
 FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
-    "num_games": "--games", "policy": "--policy", "seed": "--seed", "num_threads": "--threads",
-    "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
+    "num_games": "--games", "policy": "--policy", "players": "--policy", "seed": "--seed",
+    "num_threads": "--threads", "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard",
+    "address": "--address"}
 
 
 class CLIError(Exception):
@@ -88,6 +90,13 @@ def build_parser() -> argparse.ArgumentParser:
                                          "defaults, env options, the players simulate "
                                          "takes, observation and action sizes."))
     _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
+    _add_arena(sub.add_parser("arena", help="matches between players: pairwise results with "
+                                            "95%% CIs, ratings, a plot",
+                              description="Play every pairing of PLAYERS (every seat "
+                                          "assignment for 3+ seats), with duplicate deals "
+                                          "where the game allows them; print the pairwise "
+                                          "results and ratings (Hanabi: self-play and "
+                                          "cross-play scores)."))
     _add_equity(sub.add_parser("equity", help="Hold'em equity of hands or ranges"))
     _add_preflop(sub.add_parser("preflop-matrix",
                                 help="compute the exact 169 x 169 heads-up preflop matrix"))
@@ -311,8 +320,14 @@ def _options_text(options: dict[str, Any]) -> str:
 def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
     given = {kw: getattr(args, flag[2:].replace("-", "_")) for flag, kw in RULE_FLAGS.items()}
     options = {kw: v for kw, v in given.items() if v is not None}
-    defaults = importlib.import_module(GAMES[args.game][0] + ".rules").DEFAULT_OPTIONS
-    for text in args.rule:
+    return _add_rules(args.game, args.rule, options)
+
+
+def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str, Any]:
+    """``options`` plus the ``--rule KEY=VALUE`` texts of ``game``; a key given twice is an
+    error."""
+    defaults = importlib.import_module(GAMES[game][0] + ".rules").DEFAULT_OPTIONS
+    for text in texts:
         key, value = parse_rule(text, defaults)
         if key in options:
             flag = FLAG_OF_ARG.get(key, f"--rule {key}")
@@ -360,6 +375,16 @@ def parse_rule(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
 def _policy(text: str) -> str | list[str]:
     names = [s.strip() for s in text.split(",")]
     return names[0] if len(names) == 1 else names
+
+
+def _seat_players(text: str) -> dict[str, Any]:
+    """``--policy``'s keyword for simulate: built-in names stay ``policy=`` (the in-kernel
+    path); a list with a checkpoint path goes to ``players=`` (batched env steps)."""
+    spec = _policy(text)
+    items = [spec] if isinstance(spec, str) else spec
+    if any(item.endswith(".pt") or os.sep in item or os.path.exists(item) for item in items):
+        return {"players": spec}
+    return {"policy": spec}
 
 
 def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
@@ -537,7 +562,7 @@ def _simulate(args: argparse.Namespace) -> int:
     _check_output(args.report, "--report")
     _check_output(args.csv, "--csv")
     options = _rule_options(args)
-    kwargs = dict(policy=_policy(args.policy), seed=args.seed, **options)
+    kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
     kwargs.update(summary=args.summary)
     if args.game == "zhajinhua":
         kwargs.update(record_actions=bool(args.report))
@@ -575,6 +600,121 @@ def _simulate(args: argparse.Namespace) -> int:
         written = report.write_report(df, args.report, elapsed=elapsed, **extra)
         print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
     return 0
+
+
+# ---------------------------------------------------------------- arena
+
+# Library argument name -> flag of the arena command, to name the flag in error messages.
+ARENA_FLAGS: dict[str, str] = {"players": "--players", "num_games": "--games",
+                               "seed": "--seed", "duplicate": "--duplicate",
+                               "num_threads": "--threads", "num_shards": "--shards",
+                               "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
+
+
+def _add_arena(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("--players", required=True, metavar="A,B,...",
+                   help="comma list of players: built-in names (`vecgames list`), checkpoint "
+                        "paths (.pt); at least 2 (hanabi: 1 for self-play only)")
+    p.add_argument("--games", type=int, default=10_000,
+                   help="games per pairing or seat assignment (10000)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--duplicate", action=argparse.BooleanOptionalAction,
+                   help="duplicate deals: the same cards with the seats swapped (default: on "
+                        "where the game allows it)")
+    p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
+    p.add_argument("--plot", metavar="PATH.png",
+                   help="write the heat map of pairwise means and the ratings with error bars "
+                        "(needs the report extra)")
+    p.add_argument("--csv", metavar="DIR", help="write every table as DIR/<table>.csv")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="any rule option of the game, e.g. --rule num_players=2 (repeatable)")
+    _add_backend(p)
+
+
+def _arena(args: argparse.Namespace) -> int:
+    players = [s.strip() for s in args.players.split(",")]
+    _check_output(args.plot, "--plot")
+    if args.plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise CLIError('argument --plot: needs matplotlib: pip install -e ".[report]"'
+                           ) from None
+    csv_dir = _csv_folder(args.csv)
+    options = _add_rules(args.game, args.rule, {})
+    ray_options = _ray_options(args)
+    if not ray_options:
+        options["num_threads"] = args.threads
+    arena = importlib.import_module("vecgames.arena").arena
+    start = time.perf_counter()
+    try:
+        result = arena(args.game, players, args.games, seed=args.seed, duplicate=args.duplicate,
+                       progress=None, **ray_options, **options)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(flagged(exc, ARENA_FLAGS)) from None
+    elapsed = time.perf_counter() - start
+    _print_arena(result)
+    played = len(result.matches)
+    print(f"played {played:,} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} "
+          f"games/s, kernel load/compile included)")
+    if csv_dir is not None:
+        for name, table in arena_tables(result).items():
+            table.to_csv(csv_dir / f"{name}.csv", index=False)
+        print(f"wrote {csv_dir}{os.sep}{{{','.join(arena_tables(result))}}}.csv")
+    if args.plot:
+        from vecgames.analysis.arena_plot import plot_arena
+
+        print(f"wrote {plot_arena(result, args.plot)}")
+    return 0
+
+
+def _csv_folder(path: str | None) -> Any:
+    """The --csv folder (created if missing; its parent must exist), checked before a run."""
+    if path is None:
+        return None
+    from pathlib import Path
+
+    folder = Path(path).expanduser()
+    if folder.exists() and not folder.is_dir():
+        raise CLIError(f"argument --csv: {path!r} is a file; give a folder")
+    if not folder.parent.is_dir():
+        raise CLIError(f"argument --csv: the folder {str(folder.parent)!r} does not exist")
+    folder.mkdir(exist_ok=True)
+    return folder
+
+
+def arena_tables(result: Any) -> dict[str, Any]:
+    """The result's tables by name (those it has: pairwise, ratings, selfplay, crossplay,
+    matches)."""
+    names = ("pairwise", "ratings", "selfplay", "crossplay", "matches")
+    return {n: getattr(result, n) for n in names if getattr(result, n, None) is not None}
+
+
+def _print_arena(result: Any) -> None:
+    dup = "duplicate deals" if result.duplicate else "no duplicate deals"
+    print(f"{result.game}: {', '.join(result.players)}; {result.num_games:,} games per "
+          f"pairing, seed {result.seed}, {dup}; unit: {result.unit}")
+    ci = {"mean": "{:+.4f}".format, "ci_low": "{:+.4f}".format, "ci_high": "{:+.4f}".format}
+    tables = arena_tables(result)
+    if "pairwise" in tables:
+        print(f"\npairwise: mean {result.unit} per game of player against opponent, 95% CI")
+        print(tables["pairwise"].drop(columns=["unit"], errors="ignore").to_string(
+            index=False, formatters=ci))
+    if "ratings" in tables:
+        print("\nratings (Elo scale, 95% CI)")
+        print(tables["ratings"].to_string(index=False, formatters={
+            k: "{:.1f}".format for k in ("rating", "sd", "ci_low", "ci_high")}))
+    if "selfplay" in tables:
+        print(f"\nself-play: mean {result.unit}, 95% CI, perfect-game rate")
+        print(tables["selfplay"].to_string(index=False, formatters={
+            **{k: "{:.3f}".format for k in ("mean", "ci_low", "ci_high")},
+            "perfect_rate": "{:.4f}".format}))
+    if "crossplay" in tables:
+        print(f"\ncross-play: mean {result.unit} of player with partner, 95% CI")
+        print(tables["crossplay"].to_string(index=False, formatters={
+            k: "{:.3f}".format for k in ("mean", "ci_low", "ci_high")}))
+    print()
 
 
 # ---------------------------------------------------------------- train
@@ -623,7 +763,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         handler = {"list": _list, "simulate": _simulate, "equity": _equity, "train": _train,
-                   "play": _play, "preflop-matrix": _preflop}[args.command]
+                   "play": _play, "preflop-matrix": _preflop, "arena": _arena}[args.command]
         return handler(args)
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)
