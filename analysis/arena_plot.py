@@ -45,8 +45,8 @@ def plot_arena(result: Any, path: str | Path, *, dpi: int = 100) -> Path:
     (matrix, heat_title, cmap, centre), (points, bar_title, xlabel) = panels
     _heat_map(fig, heat_ax, matrix, heat_title, cmap, centre)
     _error_bars(bar_ax, points, bar_title, xlabel)
-    fig.suptitle(f"{result.game}: {result.num_games:,} games per "
-                 f"{'pairing' if centre is not None else 'team'}, seed {result.seed}"
+    fig.suptitle(f"{result.game}: {result.num_games:,} games per seat assignment, "
+                 f"seed {result.seed}"
                  + (", duplicate deals" if getattr(result, "duplicate", False) else ""))
     fig.tight_layout()
     fig.savefig(path, dpi=dpi)
@@ -113,6 +113,7 @@ def _heat_map(fig: Any, ax: Any, matrix: pd.DataFrame, title: str, cmap: str,
     else:  # diverging, symmetric about the centre, so white means "even"
         reach = float(np.abs(finite - centre).max()) if finite.size else 1.0
         low, high = centre - (reach or 1.0), centre + (reach or 1.0)
+    ax.set_facecolor("0.85")  # grey where no games were played (e.g. a player vs itself)
     image = ax.imshow(np.ma.masked_invalid(values), cmap=cmap, vmin=low, vmax=high)
     fig.colorbar(image, ax=ax, shrink=0.8)
     ticks = np.arange(len(matrix))

@@ -694,8 +694,8 @@ def arena_tables(result: Any) -> dict[str, Any]:
 def _print_arena(result: Any) -> None:
     dup = "duplicate deals" if result.duplicate else "no duplicate deals"
     print(f"{result.game}: {', '.join(result.players)}; {result.num_games:,} games per "
-          f"pairing, seed {result.seed}, {dup}; unit: {result.unit}")
-    ci = {"mean": "{:+.4f}".format, "ci_low": "{:+.4f}".format, "ci_high": "{:+.4f}".format}
+          f"seat assignment, seed {result.seed}, {dup}; unit: {result.unit}")
+    ci = {"mean": "{:+.3f}".format, "ci_low": "{:+.3f}".format, "ci_high": "{:+.3f}".format}
     tables = arena_tables(result)
     if "pairwise" in tables:
         print(f"\npairwise: mean {result.unit} per game of player against opponent, 95% CI")
