@@ -1,0 +1,231 @@
+"""vecgames.arena: the schedule, duplicate deals, CIs, ratings and their properties (a player
+against itself scores 0, seat rotation removes the seat advantage, duplicate and plain formats
+agree, results do not depend on the thread count), and bad input refused before any game."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import vecgames
+from vecgames.arena import api
+from vecgames.arena.payoffs import seat_payoffs
+from vecgames.arena.ratings import ELO, bradley_terry
+from vecgames.arena.schedule import assignments, count_assignments, hanabi_assignments
+from vecgames.arena.stats import Z95, mean_ci, unit_means
+
+HEADS_UP = {"num_players": 2}
+
+
+def covers(row: pd.Series, value: float) -> bool:
+    return bool(row["ci_low"] <= value <= row["ci_high"])
+
+
+def pair(result, player: str, opponent: str) -> pd.Series:
+    table = result.pairwise
+    return table[(table.player == player) & (table.opponent == opponent)].iloc[0]
+
+
+# ---------------------------------------------------------------- schedule, stats, ratings
+
+
+@pytest.mark.parametrize("players, seats", [(2, 2), (3, 2), (4, 3), (2, 4), (3, 4), (6, 6)])
+def test_schedule_counts_and_balance(players, seats):
+    listed = assignments(players, seats)
+    assert len(listed) == len(set(listed)) == count_assignments(players, seats)
+    for s in range(seats):  # every player sits in every seat equally often
+        counts = np.bincount([a[s] for a in listed], minlength=players)
+        assert np.all(counts == counts[0]) and counts[0] > 0
+    assert all(len(set(a)) == min(players, seats) for a in listed)
+
+
+def test_hanabi_schedule():
+    assert hanabi_assignments(2, 2) == [(0, 0), (1, 1), (0, 1), (1, 0)]
+    three = hanabi_assignments(2, 3)
+    assert three[:2] == [(0, 0, 0), (1, 1, 1)] and len(three) == 2 + 2 * 3
+
+
+def test_units_and_ci():
+    values = np.array([1.0, 3.0, 2.0, 4.0, 10.0])
+    deals = np.array([5, 5, 7, 7, 9])
+    np.testing.assert_array_equal(unit_means(values, deals), [2.0, 3.0, 10.0])
+    mean, low, high = mean_ci(np.array([2.0, 3.0, 10.0]))
+    half = Z95 * np.std([2.0, 3.0, 10.0], ddof=1) / np.sqrt(3)
+    assert mean == 5.0 and np.isclose(high - mean, half) and np.isclose(mean - low, half)
+    assert np.isnan(mean_ci(np.array([1.0]))[1])
+
+
+def test_bradley_terry_hand_computed():
+    """75 wins in 100 games: P = 0.75, so the Elo gap is 400 log10(3) and its standard error
+    400 / ln 10 / sqrt(100 x 0.75 x 0.25); mean-zero ratings carry half of each."""
+    ratings, cov = bradley_terry(np.array([[0, 75], [25, 0]]), prior_games=0)
+    gap = 400 * np.log10(3)
+    np.testing.assert_allclose(ratings, [gap / 2, -gap / 2], rtol=1e-9)
+    se_gap = ELO / np.sqrt(100 * 0.75 * 0.25)
+    np.testing.assert_allclose(np.sqrt(np.diag(cov)), [se_gap / 2] * 2, rtol=1e-9)
+    cycle = np.array([[0, 2, 1], [1, 0, 2], [2, 1, 0]])  # each beats the next 2:1
+    np.testing.assert_allclose(bradley_terry(cycle)[0], 0, atol=1e-9)
+    with pytest.raises(ValueError, match="connect"):
+        bradley_terry(np.array([[0, 1, 0, 0], [1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 1, 0]]))
+
+
+def test_liars_dice_points():
+    """Round losers -1, the others +1/(P-1), truncated rounds 0, summed over a match."""
+    df = pd.DataFrame({"loser": [0, 2, 1, -1]})
+    df.attrs["rules"] = {"num_rounds": 2}
+    np.testing.assert_allclose(seat_payoffs("liars_dice", df, 3),
+                               [[-0.5, 1.0, -0.5], [0.5, -1.0, 0.5]])
+
+
+# ---------------------------------------------------------------- duplicate deals
+
+
+@pytest.mark.parametrize("game, columns, options", [
+    ("zhajinhua", ["category", "opener"], {"num_players": 3}),
+    ("dayaoguai", ["monsters", "disciples", "masters"], {}),
+])
+def test_duplicate_deals_do_not_depend_on_the_players(game, columns, options):
+    """What a seat was dealt in game g is the same whoever sits there."""
+    names = list(vecgames.players(game))
+    n = vecgames.make(game, **options).num_players
+    a = vecgames.simulate(game, 200, policy=[names[k % 2] for k in range(n)], **options)
+    b = vecgames.simulate(game, 200, policy=[names[1 + k % 2] for k in range(n)], **options)
+    for column in columns:
+        cols = [c for c in a.columns if c == column or c.startswith(f"{column}_")]
+        pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def test_holdem_duplicate_deals():
+    """Hold'em: a seat shown down in both games of a deal shows the same hand category."""
+    a = vecgames.simulate("holdem", 400, policy=["call", "strength"], **HEADS_UP)
+    b = vecgames.simulate("holdem", 400, policy=["strength", "call"], **HEADS_UP)
+    np.testing.assert_array_equal(a.button, b.button)
+    for p in range(2):
+        shown = (a[f"category_{p}"] >= 0) & (b[f"category_{p}"] >= 0)
+        assert shown.sum() > 50
+        np.testing.assert_array_equal(a[f"category_{p}"][shown], b[f"category_{p}"][shown])
+
+
+def test_duplicate_narrows_and_agrees_with_plain():
+    dup = vecgames.arena("holdem", ["call", "strength"], 1_500, **HEADS_UP)
+    plain = vecgames.arena("holdem", ["call", "strength"], 1_500, duplicate=False, **HEADS_UP)
+    assert dup.duplicate and not plain.duplicate
+    assert (dup.ci_unit, plain.ci_unit) == ("deal", "game")
+    d, p = pair(dup, "strength", "call"), pair(plain, "strength", "call")
+    assert d.units == 1_500 and p.units == 3_000 and d.games == p.games == 3_000
+    width_d, width_p = d.ci_high - d.ci_low, p.ci_high - p.ci_low
+    assert width_d < width_p  # the same number of games, a narrower interval
+    both = np.hypot(width_d, width_p) / 2  # the difference's 95% half-width
+    assert abs(d["mean"] - p["mean"]) < both
+    np.testing.assert_array_equal(dup.matches.deal[:1_500], dup.matches.deal[1_500:])
+
+
+# ---------------------------------------------------------------- properties
+
+
+def test_a_player_against_itself_scores_zero():
+    plain = vecgames.arena("zhajinhua", ["heuristic", "heuristic"], 2_000, duplicate=False,
+                           **HEADS_UP)
+    assert plain.players == ("heuristic", "heuristic#2")
+    row = pair(plain, "heuristic", "heuristic#2")
+    assert covers(row, 0.0) and row.ci_high > row.ci_low
+    dup = vecgames.arena("zhajinhua", ["heuristic", "heuristic"], 500, **HEADS_UP)
+    assert pair(dup, "heuristic", "heuristic#2")["mean"] == 0.0  # the same games, mirrored
+
+
+def test_seat_rotation_removes_the_seat_advantage():
+    """With seat 0 always opening, the opener loses chips; rotated, self-play scores 0."""
+    result = vecgames.arena("zhajinhua", ["random", "random"], 3_000, duplicate=False,
+                            first_player=0, **HEADS_UP)
+    m = result.matches
+    seat0 = m.loc[m.assignment == "random | random#2", "payoff_random"].to_numpy()
+    assert mean_ci(seat0)[2] < 0  # the seat's disadvantage is clear without rotation
+    assert covers(pair(result, "random", "random#2"), 0.0)
+
+
+def test_tables_and_ratings():
+    result = vecgames.arena("zhajinhua", ["random", "heuristic", "uniform"], 300, seed=4,
+                            **HEADS_UP)
+    assert len(result.matches) == 6 * 300 and result.unit == "chips"
+    matrix = result.matrix()
+    np.testing.assert_allclose(matrix.to_numpy(), -matrix.to_numpy().T)  # zero-sum
+    ratings = result.ratings.set_index("player")
+    for label in result.players:
+        mine = result.pairwise[result.pairwise.player == label]
+        assert np.isclose(ratings.loc[label, "rating"], mine["mean"].mean())
+        assert ratings.loc[label, "games"] == 4 * 300
+    assert list(result.ratings.rating) == sorted(result.ratings.rating, reverse=True)
+    assert set(result.tables()) == {"pairwise", "ratings"}
+    text = result.to_markdown()
+    assert "### pairwise" in text and "heuristic" in text
+
+
+def test_more_seats_than_players():
+    """Two players at 4 seats: 14 assignments; a player's payoff is its seats' mean."""
+    result = vecgames.arena("dayaoguai", ["random", "shed"], 40, seed=1)
+    assert result.seats == 4 and result.matches.assignment.nunique() == 14
+    assert pair(result, "shed", "random")["mean"] > 0
+
+
+def test_hanabi_selfplay_and_crossplay():
+    result = vecgames.arena("hanabi", ["random", "rules"], 200)
+    assert result.pairwise is None and result.ratings is None and not result.duplicate
+    selfplay = result.selfplay.set_index("player")
+    assert selfplay.loc["rules", "mean"] > selfplay.loc["random", "mean"]
+    assert selfplay.loc["rules", "games"] == 200
+    cross = result.cross_matrix()
+    assert cross.loc["rules", "rules"] == selfplay.loc["rules", "mean"]
+    assert cross.loc["rules", "random"] == cross.loc["random", "rules"]  # 2 seats: same games
+    assert vecgames.arena("hanabi", ["rules"], 50).crossplay is None
+    with pytest.raises(ValueError, match="cooperative"):
+        result.matrix()
+
+
+@pytest.mark.parametrize("game, players, options", [
+    ("liars_dice", ["random", "heuristic"], {}),
+    ("holdem", ["random", "call", "strength"], {"num_players": 3}),
+])
+def test_deterministic_on_one_or_two_threads(game, players, options):
+    one = vecgames.arena(game, players, 150, seed=9, num_threads=1, **options)
+    two = vecgames.arena(game, players, 150, seed=9, num_threads=2, **options)
+    pd.testing.assert_frame_equal(one.matches, two.matches, check_exact=True)
+    pd.testing.assert_frame_equal(one.pairwise, two.pairwise, check_exact=True)
+    pd.testing.assert_frame_equal(one.ratings, two.ratings, check_exact=True)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"players": ["random", "bluffer"]}, ValueError, "'random', 'call'"),
+    ({"players": ["random"]}, ValueError, "at least 2 players"),
+    ({"players": "random"}, TypeError, "players must be a list"),
+    ({"num_games": 0}, ValueError, "num_games"),
+    ({"num_games": 1.5}, TypeError, "num_games"),
+    ({"duplicate": "yes"}, TypeError, "duplicate"),
+    ({"backend": "spark"}, ValueError, "backend"),
+    ({"stack": -1}, ValueError, "stack"),
+    ({"colour": 1}, ValueError, "unknown option"),
+    ({"summary": True}, ValueError, "sets"),
+    ({"num_shards": 2}, ValueError, "backend='ray'"),
+    ({"players": ["random", "human"]}, ValueError, "human"),
+])
+def test_bad_input_before_any_game(monkeypatch, kwargs, error, match):
+    def no_games(job):
+        raise AssertionError("a game ran")
+
+    monkeypatch.setattr(api, "play_match", no_games)
+    call = {"game": "holdem", "players": ["random", "call"], "num_games": 10, **kwargs}
+    with pytest.raises(error, match=match):
+        vecgames.arena(**call)
+
+
+def test_no_duplicate_where_the_deal_depends_on_the_players(monkeypatch):
+    monkeypatch.setattr(api, "play_match", lambda job: (_ for _ in ()).throw(AssertionError))
+    with pytest.raises(ValueError, match="lazily"):
+        vecgames.arena("hanabi", ["rules"], 10, duplicate=True)
+    with pytest.raises(ValueError, match="num_rounds=1"):
+        vecgames.arena("liars_dice", ["random", "heuristic"], 10, duplicate=True, num_rounds=3)
+    with pytest.raises(ValueError, match="give fewer players"):
+        vecgames.arena("holdem", [f"{n}" for n in ["random"] * 12], 10)

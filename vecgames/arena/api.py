@@ -1,0 +1,164 @@
+"""``vecgames.arena``: every pairing or seat assignment of a list of players, played for a
+number of games each, reduced to pairwise results with confidence intervals and ratings (or,
+for cooperative Hanabi, self-play and cross-play tables)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.registry import UNITS, simulation_module
+from ..core.rng import check_seed
+from ..core.simulation import numba_threads, progress_bar, show_progress
+from ..core.validation import check_bool, check_int, check_list
+from .matches import MatchJob, play_match
+from .payoffs import COOPERATIVE, no_duplicate_reason, unit_of
+from .players import Entrant, resolve_entrants
+from .result import ArenaResult
+from .schedule import (
+    MAX_ASSIGNMENTS,
+    assignments,
+    count_assignments,
+    first_deal,
+    hanabi_assignments,
+)
+from .tables import crossplay_table, pairwise_table, ratings_table, selfplay_table
+
+MAX_GAMES = 50_000_000  # games in all (their per-game rows must fit in memory)
+# simulate's keywords the arena sets itself
+RESERVED = frozenset({"policy", "players", "summary", "first_game", "num_games", "seed",
+                      "record_actions"})
+
+
+def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
+          duplicate: bool | None = None, backend: str = "local",
+          num_threads: int | None = None, progress: bool | None = None,
+          **options: Any) -> ArenaResult:
+    """Play ``players`` against each other in ``game`` and return an ``ArenaResult``.
+
+    ``players``: two or more (Hanabi: one or more) built-in names, checkpoint paths, Player
+    objects or plain callables ``(obs, action_mask) -> actions``. Built-in players play inside
+    the simulate kernels; a table with any other kind runs through ``play_games``.
+    ``num_games``: games per seat assignment (``schedule``: every pairing in both seat orders
+    at two seats, every seat assignment at more). ``duplicate``: share deals between the seat
+    assignments (the same cards with seats swapped; None: where the game allows it, see
+    ``payoffs.no_duplicate_reason``). ``backend="ray"``: the matches in shards on a Ray cluster
+    (keywords ``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``; see
+    ``vecgames.arena.ray``), the same tables bit for bit. ``num_threads``: Numba threads
+    (results do not depend on it). ``progress``: a bar on stderr (None: when it is a terminal).
+    Further keywords are the game's rule options (``num_players`` is the table size) and
+    ``simulate``'s own (Liar's Dice ``threshold``).
+    """
+    module = simulation_module(game)  # refuses an unknown game
+    specs = check_list(players, "players", "players (names, paths or Player objects)")
+    fewest = 1 if game in COOPERATIVE else 2
+    if len(specs) < fewest:
+        raise ValueError(f"an arena of {game} needs at least {fewest} players, got {len(specs)}")
+    num_games = check_int(num_games, "num_games", 1, MAX_GAMES)
+    seed = int(check_seed(seed))
+    if not isinstance(backend, str) or backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    ray_options = _split_ray_options(options, backend)
+    if num_threads is not None and backend == "ray":
+        raise ValueError("num_threads sets local threads; with backend='ray' give "
+                         "cpus_per_shard (CPUs and Numba threads per shard) instead")
+    reserved = sorted(RESERVED & set(options))
+    if reserved:
+        raise ValueError(f"the arena sets {reserved} itself; give players and num_games")
+    rules = module.plan(1, "random", seed, **options).params["rules"]  # checks the options
+    reason = no_duplicate_reason(game, {"num_rounds": getattr(rules, "num_rounds", 1)})
+    if duplicate is None:
+        duplicate = reason is None
+    elif check_bool(duplicate, "duplicate") and reason is not None:
+        raise ValueError(f"duplicate=True is not possible here: {reason}")
+    show = show_progress(progress)
+    seats = int(rules.num_players)
+    entrants = resolve_entrants(game, specs)
+    schedule = _schedule(game, len(entrants), seats)
+    if len(schedule) * num_games > MAX_GAMES:
+        raise ValueError(f"{len(schedule):,} seat assignments x {num_games:,} games exceed "
+                         f"{MAX_GAMES:,} games in all; give fewer games or players")
+    jobs = [MatchJob(game, tuple(entrants[p] for p in seat_players), seed,
+                     first_deal(a, num_games, duplicate), num_games, dict(options))
+            for a, seat_players in enumerate(schedule)]
+    if backend == "ray":
+        from .ray import play_matches_ray
+
+        payoffs = play_matches_ray(jobs, progress=show, **ray_options)
+    else:
+        with numba_threads(num_threads):
+            payoffs = _play_local(jobs, show, UNITS.get(game, "games"))
+    return _result(game, entrants, schedule, jobs, payoffs, seats, num_games, seed, duplicate,
+                   options)
+
+
+RAY_KEYWORDS = ("address", "num_shards", "cpus_per_shard", "max_retries", "cache", "warm")
+
+
+def _split_ray_options(options: dict[str, Any], backend: str) -> dict[str, Any]:
+    """Take the Ray keywords out of ``options`` (refused with the local backend)."""
+    given = {key: options.pop(key) for key in RAY_KEYWORDS if key in options}
+    if given and backend != "ray":
+        raise ValueError(f"{sorted(given)} are options of backend='ray'")
+    return given
+
+
+def _schedule(game: str, num_players: int, seats: int) -> list[tuple[int, ...]]:
+    if game in COOPERATIVE:
+        return hanabi_assignments(num_players, seats)
+    count = count_assignments(num_players, seats)
+    if count > MAX_ASSIGNMENTS:
+        raise ValueError(f"{num_players} players at {seats} seats make {count:,} seat "
+                         f"assignments, above {MAX_ASSIGNMENTS:,}; give fewer players")
+    return assignments(num_players, seats)
+
+
+def _play_local(jobs: list[MatchJob], show: bool, unit: str) -> list[np.ndarray]:
+    out = []
+    with progress_bar(sum(job.num_games for job in jobs), unit, show) as bar:
+        for job in jobs:
+            out.append(play_match(job))
+            bar.update(job.num_games)
+    return out
+
+
+def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
+            jobs: list[MatchJob], payoffs: list[np.ndarray], seats: int, num_games: int,
+            seed: int, duplicate: bool, options: dict[str, Any]) -> ArenaResult:
+    labels = [e.label for e in entrants]
+    per_player = np.concatenate([_by_player(p, s, len(labels))
+                                 for p, s in zip(payoffs, schedule, strict=True)])
+    deals = np.concatenate([np.arange(job.first_game, job.first_game + job.num_games)
+                            for job in jobs])
+    assignment = np.repeat(np.arange(len(schedule)), num_games)
+    names = [" | ".join(labels[p] for p in s) for s in schedule]
+    matches = pd.DataFrame({"assignment": pd.Categorical.from_codes(assignment, names),
+                            "deal": deals})
+    for k, label in enumerate(labels):
+        matches[f"payoff_{label}"] = per_player[:, k]
+    unit = unit_of(game)
+    common = dict(game=game, players=tuple(labels), seats=seats, num_games=num_games, seed=seed,
+                  duplicate=duplicate, unit=unit, matches=matches, options=dict(options))
+    if game in COOPERATIVE:
+        scores = np.nanmax(per_player, axis=1)  # every seated player has the team's score
+        perfect = scores >= 25
+        return ArenaResult(ci_unit="game", **common,
+                           selfplay=selfplay_table(scores, perfect, assignment, labels),
+                           crossplay=crossplay_table(scores, assignment, schedule, labels)
+                           if len(labels) > 1 else None)
+    pairwise = pairwise_table(per_player, deals, labels, unit)
+    return ArenaResult(ci_unit="deal" if duplicate else "game", **common,
+                       pairwise=pairwise, ratings=ratings_table(pairwise, per_player, labels))
+
+
+def _by_player(payoffs: np.ndarray, seats: tuple[int, ...], num_players: int) -> np.ndarray:
+    """``[games, num_players]``: each player's mean payoff over the seats it held (NaN if
+    none)."""
+    out = np.full((payoffs.shape[0], num_players), np.nan)
+    for player in set(seats):
+        held = [s for s, p in enumerate(seats) if p == player]
+        out[:, player] = payoffs[:, held].mean(axis=1)
+    return out

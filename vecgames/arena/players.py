@@ -1,0 +1,57 @@
+"""The arena's players: each spec resolved once into a labelled entrant, built-in or not."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.registry import players as builtin_players
+
+
+@dataclass(frozen=True, eq=False)
+class Entrant:
+    """One arena player: its ``label`` in the tables, and either the name of a built-in
+    player (``builtin``: it plays inside the simulate kernels) or a Player object."""
+
+    label: str
+    builtin: str | None
+    player: Any = None
+
+
+def resolve_entrants(game: str, specs: list[Any]) -> list[Entrant]:
+    """Entrants for ``specs`` (built-in names, checkpoint paths, Player objects or plain
+    callables), labels made unique with ``#2``, ``#3``... An unknown name is a ValueError
+    listing the built-in players."""
+    names = builtin_players(game)
+    entrants = [_entrant(game, spec, names) for spec in specs]
+    return [Entrant(label, e.builtin, e.player)
+            for e, label in zip(entrants, _unique([e.label for e in entrants]), strict=True)]
+
+
+def _entrant(game: str, spec: Any, names: dict[str, str]) -> Entrant:
+    if isinstance(spec, str) and spec in names:
+        return Entrant(spec, spec)
+    if isinstance(spec, str) and spec == "human":
+        raise ValueError("the arena plays many games without a person: 'human' cannot be an "
+                         "arena player (use `vecgames play` to play against players)")
+    builtin = getattr(spec, "builtin", None)  # a BuiltinPlayer of this game
+    if (isinstance(builtin, str) and builtin in names and getattr(spec, "game", game) == game
+            and getattr(spec, "threshold", None) is None):
+        return Entrant(builtin, builtin)
+    try:
+        from ..policies.protocol import default_label, resolve_players
+    except ImportError:  # pragma: no cover - the player layer ships with the arena
+        raise ValueError(f"unknown player {spec!r} for {game}; the built-in players are "
+                         f"{tuple(names)}") from None
+    player = resolve_players(game, spec, 1)[0]
+    return Entrant(default_label(player), None, player)
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """The labels, a repeated one suffixed ``#2``, ``#3``... in order."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out

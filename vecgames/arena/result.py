@@ -1,0 +1,98 @@
+"""``ArenaResult``: what ``vecgames.arena`` returns, as pandas tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pandas as pd
+
+
+@dataclass(frozen=True, eq=False)
+class ArenaResult:
+    """The tables of one arena run.
+
+    - ``game``, ``players`` (labels, in the order given), ``seats`` (players per table),
+      ``num_games`` (games per seat assignment), ``seed``, ``duplicate`` (whether seat
+      assignments shared deals), ``unit`` (of the payoffs: chips, bb/100, points, score,
+      beans) and ``ci_unit`` (what one independent unit of the confidence intervals is).
+    - ``pairwise``: ``player, opponent, games, units, mean, ci_low, ci_high, unit``: the mean
+      payoff per game of ``player`` against ``opponent`` (half the difference of their payoffs
+      in the games where both sat: the player's own payoff heads-up in a zero-sum game), 95% CI.
+    - ``ratings``: ``player, rating, sd, ci_low, ci_high, games``: Bradley-Terry on the Elo
+      scale, mean zero, best first.
+    - ``matches``: one row per game: ``assignment`` (seat labels joined by " | "), ``deal``
+      (global game index: equal deals had equal cards), ``payoff_<label>`` (the player's mean
+      payoff over its seats; NaN when it did not sit).
+    - Hanabi: ``selfplay`` (``player, games, mean, ci_low, ci_high, perfect_rate``) and
+      ``crossplay`` (``player, partner, games, mean, ci_low, ci_high``: the player in one seat,
+      the partner in all others); ``pairwise`` and ``ratings`` are None.
+    """
+
+    game: str
+    players: tuple[str, ...]
+    seats: int
+    num_games: int
+    seed: int
+    duplicate: bool
+    unit: str
+    ci_unit: str
+    matches: pd.DataFrame
+    pairwise: pd.DataFrame | None = None
+    ratings: pd.DataFrame | None = None
+    selfplay: pd.DataFrame | None = None
+    crossplay: pd.DataFrame | None = None
+    options: dict[str, Any] | None = None
+
+    def matrix(self) -> pd.DataFrame:
+        """Pairwise means as a player x opponent table (NaN on the diagonal)."""
+        if self.pairwise is None:
+            raise ValueError(f"{self.game} is cooperative: it has no pairwise table; see "
+                             f"selfplay and cross_matrix()")
+        return _square(self.pairwise, "player", "opponent", self.players)
+
+    def cross_matrix(self) -> pd.DataFrame:
+        """Hanabi cross-play mean scores as a player x partner table, self-play on the
+        diagonal."""
+        if self.crossplay is None or self.selfplay is None:
+            raise ValueError(f"{self.game} is not cooperative: it has no cross-play table; "
+                             f"see matrix()")
+        table = _square(self.crossplay, "player", "partner", self.players)
+        for row in self.selfplay.itertuples():
+            table.loc[row.player, row.player] = row.mean
+        return table
+
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The result's tables by name (those the game has), for printing or csv files."""
+        names = ("pairwise", "ratings", "selfplay", "crossplay")
+        return {name: getattr(self, name) for name in names if getattr(self, name) is not None}
+
+    def to_markdown(self) -> str:
+        """The tables as markdown, with a line on what was played."""
+        format_ = "duplicate deals" if self.duplicate else "a deal per game"
+        lines = [f"{self.game}: {', '.join(self.players)} at {self.seats} seats, "
+                 f"{self.num_games:,} games per seat assignment ({format_}), seed {self.seed}; "
+                 f"payoffs in {self.unit}, 95% CIs over independent {self.ci_unit}s."]
+        for name, table in self.tables().items():
+            lines += ["", f"### {name}", "", _markdown(table)]
+        return "\n".join(lines) + "\n"
+
+
+def _square(long: pd.DataFrame, row: str, column: str, labels: tuple[str, ...]) -> pd.DataFrame:
+    table = long.pivot(index=row, columns=column, values="mean")
+    return table.reindex(index=list(labels), columns=list(labels)).rename_axis(
+        index=row, columns=column)
+
+
+def _markdown(table: pd.DataFrame) -> str:
+    """A pipe table, numbers to 4 significant digits (no tabulate dependency)."""
+    def cell(value: Any) -> str:
+        if isinstance(value, float):
+            return f"{value:.4g}"
+        return str(value)
+
+    header = "| " + " | ".join(map(str, table.columns)) + " |"
+    rule = "|" + "|".join("---" for _ in table.columns) + "|"
+    rows = ["| " + " | ".join(cell(v) for v in row) + " |"
+            for row in table.itertuples(index=False)]
+    return "\n".join([header, rule, *rows])

@@ -1,0 +1,97 @@
+"""The arena's tables from the per-game payoffs: pairwise means with CIs, ratings, and
+Hanabi's self-play and cross-play scores."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .ratings import bradley_terry
+from .stats import Z95, mean_ci, unit_means
+
+
+def pairwise_table(payoffs: np.ndarray, deals: np.ndarray, labels: Sequence[str],
+                   unit: str) -> pd.DataFrame:
+    """One row per ordered pair of players that met: the mean over the games where both sat of
+    half the difference of their payoffs, with a 95% CI over deals (``stats``)."""
+    rows = []
+    for i, player in enumerate(labels):
+        for j, opponent in enumerate(labels):
+            both = ~np.isnan(payoffs[:, i]) & ~np.isnan(payoffs[:, j])
+            if i == j or not both.any():
+                continue
+            values = (payoffs[both, i] - payoffs[both, j]) / 2.0
+            units = unit_means(values, deals[both])
+            mean, low, high = mean_ci(units)
+            rows.append((player, opponent, int(both.sum()), len(units), mean, low, high, unit))
+    return pd.DataFrame(rows, columns=["player", "opponent", "games", "units", "mean", "ci_low",
+                                       "ci_high", "unit"])
+
+
+def win_counts(payoffs: np.ndarray) -> np.ndarray:
+    """``wins[i, j]``: games where i's payoff beat j's (equal payoffs: half each), over the
+    games where both sat."""
+    k = payoffs.shape[1]
+    wins = np.zeros((k, k))
+    for i in range(k):
+        for j in range(k):
+            if i != j:
+                a, b = payoffs[:, i], payoffs[:, j]
+                both = ~np.isnan(a) & ~np.isnan(b)
+                wins[i, j] = np.sum(a[both] > b[both]) + 0.5 * np.sum(a[both] == b[both])
+    return wins
+
+
+def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray,
+                  labels: Sequence[str]) -> pd.DataFrame:
+    """Per player, best first: ``rating``, the mean payoff per game against the field (the
+    mean of its pairwise means, each opponent weighted equally), its ``sd`` and 95% interval
+    (the pairwise CIs taken as independent), ``games`` played, and the Bradley-Terry ``elo``
+    and ``elo_sd`` of how often it came out ahead in a game (``ratings``)."""
+    means = np.array([pairwise["mean"][pairwise["player"] == label].mean() for label in labels])
+    sds = np.array([_sd_of_mean(pairwise[pairwise["player"] == label]) for label in labels])
+    elo, elo_cov = bradley_terry(win_counts(payoffs))
+    table = pd.DataFrame({"player": list(labels), "rating": means, "sd": sds,
+                          "ci_low": means - Z95 * sds, "ci_high": means + Z95 * sds,
+                          "games": (~np.isnan(payoffs)).sum(axis=0), "elo": elo,
+                          "elo_sd": np.sqrt(np.maximum(np.diag(elo_cov), 0.0))})
+    return table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _sd_of_mean(rows: pd.DataFrame) -> float:
+    """The standard error of the mean of independent estimates with the rows' 95% CIs."""
+    sds = (rows["ci_high"] - rows["ci_low"]).to_numpy() / (2 * Z95)
+    return float(np.sqrt(np.sum(sds**2)) / len(sds))
+
+
+def team_row(scores: np.ndarray) -> tuple[int, float, float, float]:
+    """``(games, mean, ci_low, ci_high)`` of cooperative scores, one game per unit."""
+    return (len(scores), *mean_ci(scores))
+
+
+def selfplay_table(scores: np.ndarray, perfect: np.ndarray, assignment: np.ndarray,
+                   labels: Sequence[str]) -> pd.DataFrame:
+    """Hanabi self-play: assignment a (for a < len(labels)) is player a in every seat."""
+    rows = []
+    for a, label in enumerate(labels):
+        mine = assignment == a
+        rows.append((label, *team_row(scores[mine]), float(perfect[mine].mean())))
+    return pd.DataFrame(rows, columns=["player", "games", "mean", "ci_low", "ci_high",
+                                       "perfect_rate"])
+
+
+def crossplay_table(scores: np.ndarray, assignment: np.ndarray,
+                    seats: Sequence[tuple[int, ...]], labels: Sequence[str]) -> pd.DataFrame:
+    """Hanabi cross-play: the player alone in one seat (any), the partner in every other."""
+    rows = []
+    for a, player in enumerate(labels):
+        for b, partner in enumerate(labels):
+            if a == b:
+                continue
+            ids = [k for k, s in enumerate(seats) if s.count(a) == 1 and s.count(b) == len(s) - 1]
+            mine = np.isin(assignment, ids)
+            rows.append((player, partner, *team_row(scores[mine])))
+    return pd.DataFrame(rows, columns=["player", "partner", "games", "mean", "ci_low",
+                                       "ci_high"])
