@@ -79,7 +79,7 @@ def _panels(result: Any) -> tuple[tuple[pd.DataFrame, str, str, float | None],
     ratings = _checked(getattr(result, "ratings", None), RATING_COLUMNS, "ratings")
     return ((_square(pairwise, "opponent", labels),
              f"row vs column: mean {unit} per game", "RdBu", 0.0),
-            (ratings.sort_values("rating"), "rating (Elo scale) with 95% CI", "rating"))
+            (ratings.sort_values("rating"), "ratings with 95% CI", "rating"))
 
 
 def _checked(frame: Any, columns: tuple[str, ...], name: str) -> pd.DataFrame:

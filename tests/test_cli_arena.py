@@ -166,6 +166,14 @@ def test_arena_command_hanabi_self_and_cross_play(capsys):
     assert "self-play" in out and "cross-play" in out
 
 
+def test_arena_command_markdown(capsys):
+    rc = main(["arena", "liars_dice", "--players", "random,heuristic", "--games", "50",
+               "--markdown"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "### pairwise" in out and "| player | opponent |" in out and "### ratings" in out
+
+
 @pytest.mark.parametrize("argv, words", [
     (["--players", "random,nobody"], "nobody"),
     (["--players", "random,call", "--games", "0"], "--games"),
@@ -175,7 +183,7 @@ def test_arena_command_hanabi_self_and_cross_play(capsys):
 ])
 def test_arena_command_errors_one_line_exit_2(argv, words, capsys, monkeypatch):
     ran = []
-    monkeypatch.setattr(cli, "_print_arena", lambda result: ran.append(result))
+    monkeypatch.setattr(cli, "_print_arena", lambda result, markdown: ran.append(result))
     rc = main(["arena", "holdem", *argv])
     err = capsys.readouterr().err
     assert rc == 2 and not ran

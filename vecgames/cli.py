@@ -626,7 +626,9 @@ def _add_arena(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plot", metavar="PATH.png",
                    help="write the heat map of pairwise means and the ratings with error bars "
                         "(needs the report extra)")
-    p.add_argument("--csv", metavar="DIR", help="write every table as DIR/<table>.csv")
+    p.add_argument("--csv", metavar="DIR", help="write every table as DIR/<table>.csv "
+                                                "(matches.csv: one row per game)")
+    p.add_argument("--markdown", action="store_true", help="print the tables as markdown")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="any rule option of the game, e.g. --rule num_players=2 (repeatable)")
     _add_backend(p)
@@ -654,14 +656,15 @@ def _arena(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc, ARENA_FLAGS)) from None
     elapsed = time.perf_counter() - start
-    _print_arena(result)
+    _print_arena(result, args.markdown)
     played = len(result.matches)
     print(f"played {played:,} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} "
           f"games/s, kernel load/compile included)")
     if csv_dir is not None:
-        for name, table in arena_tables(result).items():
+        tables = {**result.tables(), "matches": result.matches}
+        for name, table in tables.items():
             table.to_csv(csv_dir / f"{name}.csv", index=False)
-        print(f"wrote {csv_dir}{os.sep}{{{','.join(arena_tables(result))}}}.csv")
+        print(f"wrote {csv_dir}{os.sep}{{{','.join(tables)}}}.csv")
     if args.plot:
         from vecgames.analysis.arena_plot import plot_arena
 
@@ -684,36 +687,27 @@ def _csv_folder(path: str | None) -> Any:
     return folder
 
 
-def arena_tables(result: Any) -> dict[str, Any]:
-    """The result's tables by name (those it has: pairwise, ratings, selfplay, crossplay,
-    matches)."""
-    names = ("pairwise", "ratings", "selfplay", "crossplay", "matches")
-    return {n: getattr(result, n) for n in names if getattr(result, n, None) is not None}
+# What each of the arena's tables holds, printed above it.
+ARENA_TITLES: dict[str, str] = {
+    "pairwise": "pairwise: mean {unit} per game of player against opponent, 95% CI",
+    "ratings": "ratings, 95% CI (best first)",
+    "selfplay": "self-play: mean {unit} of each player's own team, 95% CI, perfect-game rate",
+    "crossplay": "cross-play: mean {unit} of player (one seat) with partner (the others), "
+                 "95% CI"}
 
 
-def _print_arena(result: Any) -> None:
-    dup = "duplicate deals" if result.duplicate else "no duplicate deals"
-    print(f"{result.game}: {', '.join(result.players)}; {result.num_games:,} games per "
-          f"seat assignment, seed {result.seed}, {dup}; unit: {result.unit}")
-    ci = {"mean": "{:+.3f}".format, "ci_low": "{:+.3f}".format, "ci_high": "{:+.3f}".format}
-    tables = arena_tables(result)
-    if "pairwise" in tables:
-        print(f"\npairwise: mean {result.unit} per game of player against opponent, 95% CI")
-        print(tables["pairwise"].drop(columns=["unit"], errors="ignore").to_string(
-            index=False, formatters=ci))
-    if "ratings" in tables:
-        print("\nratings (Elo scale, 95% CI)")
-        print(tables["ratings"].to_string(index=False, formatters={
-            k: "{:.1f}".format for k in ("rating", "sd", "ci_low", "ci_high")}))
-    if "selfplay" in tables:
-        print(f"\nself-play: mean {result.unit}, 95% CI, perfect-game rate")
-        print(tables["selfplay"].to_string(index=False, formatters={
-            **{k: "{:.3f}".format for k in ("mean", "ci_low", "ci_high")},
-            "perfect_rate": "{:.4f}".format}))
-    if "crossplay" in tables:
-        print(f"\ncross-play: mean {result.unit} of player with partner, 95% CI")
-        print(tables["crossplay"].to_string(index=False, formatters={
-            k: "{:.3f}".format for k in ("mean", "ci_low", "ci_high")}))
+def _print_arena(result: Any, markdown: bool) -> None:
+    if markdown:
+        print(result.to_markdown())
+        return
+    dup = "duplicate deals" if result.duplicate else "a deal per game"
+    print(f"{result.game}: {', '.join(result.players)} at {result.seats} seats; "
+          f"{result.num_games:,} games per seat assignment ({dup}), seed {result.seed}; "
+          f"unit: {result.unit}")
+    for name, table in result.tables().items():
+        print("\n" + ARENA_TITLES.get(name, name).format(unit=result.unit))
+        print(table.drop(columns=["unit"], errors="ignore").to_string(
+            index=False, float_format=lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"))
     print()
 
 
