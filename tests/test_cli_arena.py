@@ -11,29 +11,13 @@ import pytest
 
 import vecgames.cli as cli
 from vecgames.analysis.arena_plot import plot_arena
+from vecgames.arena import ArenaResult
 from vecgames.cli import main
 
 pytest.importorskip("matplotlib")
 
 
-@dataclasses.dataclass(frozen=True)
-class HandMadeResult:
-    """The fields of an ArenaResult that the CLI and the plot read."""
-
-    game: str
-    players: tuple[str, ...]
-    num_games: int
-    seed: int
-    duplicate: bool
-    unit: str
-    pairwise: Any = None
-    ratings: Any = None
-    matches: Any = None
-    selfplay: Any = None
-    crossplay: Any = None
-
-
-def zero_sum_result() -> HandMadeResult:
+def zero_sum_result() -> ArenaResult:
     pairs = [("a", "b", 1.5), ("b", "a", -1.5), ("a", "c", 0.25), ("c", "a", -0.25),
              ("b", "c", -0.5), ("c", "b", 0.5)]
     pairwise = pd.DataFrame([{"player": p, "opponent": o, "games": 100, "mean": m,
@@ -44,11 +28,11 @@ def zero_sum_result() -> HandMadeResult:
                             "ci_high": [49.8, 9.8, -30.2], "games": [200, 200, 200]})
     matches = pd.DataFrame({"assignment": ["a,b"] * 2, "deal": [0, 1],
                             "payoff_a": [1.0, 2.0], "payoff_b": [-1.0, -2.0]})
-    return HandMadeResult("holdem", ("a", "b", "c"), 100, 0, True, "chips", pairwise,
-                          ratings, matches)
+    return ArenaResult("holdem", ("a", "b", "c"), 2, 100, 0, True, "chips", "deal", matches,
+                       pairwise, ratings)
 
 
-def hanabi_result() -> HandMadeResult:
+def hanabi_result() -> ArenaResult:
     selfplay = pd.DataFrame({"player": ["x", "y"], "games": [50, 50], "mean": [20.0, 3.0],
                              "ci_low": [19.0, 2.0], "ci_high": [21.0, 4.0],
                              "perfect_rate": [0.1, 0.0]})
@@ -56,8 +40,8 @@ def hanabi_result() -> HandMadeResult:
                               "mean": [8.0, 8.0], "ci_low": [7.0, 7.0],
                               "ci_high": [9.0, 9.0]})
     matches = pd.DataFrame({"assignment": ["x,x"], "deal": [0], "payoff_x": [20.0]})
-    return HandMadeResult("hanabi", ("x", "y"), 50, 0, False, "points", matches=matches,
-                          selfplay=selfplay, crossplay=crossplay)
+    return ArenaResult("hanabi", ("x", "y"), 2, 50, 0, False, "score", "game", matches,
+                       selfplay=selfplay, crossplay=crossplay)
 
 
 # ---------------------------------------------------------------- the plot
@@ -108,41 +92,6 @@ def test_plot_refuses_other_objects_and_missing_folders(tmp_path):
 
 
 # ---------------------------------------------------------------- the command
-
-
-@pytest.fixture(autouse=True)
-def stand_in_arena(monkeypatch):
-    """Until vecgames.arena lands: a stand-in that checks names and returns a hand-made
-    result (removed once the real arena is committed)."""
-    import sys
-    import types
-
-    try:
-        from vecgames.arena import arena  # noqa: F401
-        return
-    except ImportError:
-        pass
-    from vecgames.core.registry import players as builtins
-
-    def arena(game, players, num_games, seed=0, **kwargs):
-        valid = builtins(game)
-        for name in players:
-            if name not in valid:
-                raise ValueError(f"players: unknown player {name!r} (valid: {', '.join(valid)})")
-        if num_games <= 0:
-            raise ValueError(f"num_games must be >= 1, got {num_games}")
-        if game == "hanabi":
-            return dataclasses.replace(hanabi_result(), players=tuple(players))
-        base = zero_sum_result()
-        rename = dict(zip("abc", players, strict=False))
-        return dataclasses.replace(
-            base, players=tuple(players),
-            pairwise=base.pairwise.replace({"player": rename, "opponent": rename}),
-            ratings=base.ratings.replace({"player": rename}))
-
-    module = types.ModuleType("vecgames.arena")
-    module.arena = arena  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "vecgames.arena", module)
 
 
 def test_arena_command_prints_tables_and_writes_files(tmp_path, capsys):

@@ -648,7 +648,8 @@ def _arena(args: argparse.Namespace) -> int:
     ray_options = _ray_options(args)
     if not ray_options:
         options["num_threads"] = args.threads
-    arena = importlib.import_module("vecgames.arena").arena
+    from .arena import arena
+
     start = time.perf_counter()
     try:
         result = arena(args.game, players, args.games, seed=args.seed, duplicate=args.duplicate,
