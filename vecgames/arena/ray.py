@@ -6,6 +6,7 @@ bit for bit."""
 from __future__ import annotations
 
 from dataclasses import replace
+from math import ceil
 
 import numpy as np
 
@@ -21,8 +22,9 @@ def play_matches_ray(jobs: list[MatchJob], *, address: str | None = None,
                      max_retries: int = 3, progress: bool = False, cache: bool = True,
                      warm: bool = True) -> list[np.ndarray]:
     """``[play_match(job) for job in jobs]`` on Ray. ``num_shards``: default a few per task
-    slot, at most one per ``MIN_SHARD_GAMES`` games (and at least one per job); the other
-    keywords as in ``vecgames.distributed.simulate_ray``."""
+    slot, at most one per ``MIN_SHARD_GAMES`` games; each job is cut into its share of them
+    (at least one piece per job). The other keywords are those of
+    ``vecgames.distributed.simulate_ray``."""
     from ..distributed.cluster import run_sharded, shard_count
 
     progress, cache, warm = (check_bool(value, label) for value, label in
@@ -32,7 +34,7 @@ def play_matches_ray(jobs: list[MatchJob], *, address: str | None = None,
     num_shards, cpus_per_shard = shard_count(address, num_shards, cpus_per_shard,
                                              most=total // MIN_SHARD_GAMES)
     pieces = [(k, piece) for k, job in enumerate(jobs)
-              for piece in job.split(max(1, round(num_shards * job.num_games / total)))]
+              for piece in job.split(ceil(num_shards * job.num_games / total))]
     if warm and cache:  # compile here: workers on this machine load the kernels from the cache
         for job in {job.seats: job for job in jobs}.values():
             play_match(replace(job, num_games=1))
