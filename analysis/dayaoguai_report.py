@@ -35,7 +35,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
+from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     QUANTILES,
     _load_pyplot_free_figure,
@@ -68,14 +70,9 @@ def num_seats(df: pd.DataFrame) -> int:
 
 
 def seat_policies(df: pd.DataFrame) -> list[str]:
-    """The policy of every seat, from ``attrs["policy"]`` (a list, one name, or a comma label
-    with one name per seat)."""
-    n = num_seats(df)
-    names = df.attrs.get("policy", "?")
-    if isinstance(names, str):
-        names = names.split(",") if names.count(",") == n - 1 else [names] * n
-    names = [str(p) for p in names]
-    return names if len(names) == n else ["?"] * n
+    """The player of every seat, from ``attrs["players"]`` or ``attrs["policy"]`` (a list, one
+    name, or a comma label with one name per seat)."""
+    return seat_labels(df, num_seats(df))
 
 
 def _per_game(df: pd.DataFrame, what: str) -> None:
@@ -380,15 +377,47 @@ def hand_model(data: Frames) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def report_tables(data: Frames, seat_names: str = "numbers") -> dict[str, pd.DataFrame]:
-    """Every table of the report by name (the CSV suffix)."""
+def player_table(data: Frames) -> pd.DataFrame:
+    """Per policy (a frame) and player (its seats pooled), over the finished games: seat-games,
+    mean beans with the 95% CI, mean place, win share (place 1) and last share, and the
+    monsters / disciples / masters dealt per seat; over the decided games (a seat out of
+    cards, truncated or not): the win share. The frame counts pickups per game, not per seat,
+    and the cards dealt, not those played."""
+    rows = []
+    for label, df in as_frames(data).items():
+        _per_game(df, "player_table")
+        n = num_seats(df)
+        done = _finished(df)
+        beans, place = _seat_matrix(df, "beans"), _seat_matrix(df, "place")
+        decided = (place == 1).any(axis=1)
+        for name, seats in player_seats(seat_policies(df)).items():
+            s = mean_ci(beans[done][:, seats])
+            fin = place[done][:, seats]
+            row = {"policy": label, "player": name, "seats": len(seats), "seat_games": s["n"],
+                   "mean_beans": s["mean"], "ci95": s["ci95"],
+                   "mean_place": float(fin.mean()) if fin.size else np.nan,
+                   "win_share": float((fin == 1).mean()) if fin.size else np.nan,
+                   "last_share": float((fin == n).mean()) if fin.size else np.nan}
+            row.update({f"{k}_dealt": float(_seat_matrix(df, k)[:, seats].mean())
+                        if len(df) else np.nan for k in HAND})
+            row["win_share_decided"] = (float((place[decided][:, seats] == 1).mean())
+                                        if decided.any() else np.nan)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def report_tables(data: Frames, seat_names: str = "numbers",
+                  arena: Any = None) -> dict[str, pd.DataFrame]:
+    """Every table of the report by name (the CSV suffix); ``arena``: an arena result for the
+    who-beats-whom tables."""
     frames = as_frames(data)
-    return {"games": game_table(frames), "lengths": length_table(frames),
+    return {"games": game_table(frames), "players": player_table(frames),
+            "lengths": length_table(frames),
             "limits": limit_table(frames), "steps_hist": distribution(frames, "steps"),
             "pickups_hist": distribution(frames, "pickups"),
             "seats": seat_table(frames, seat_names),
             "hands": hand_table(frames), "hand_correlations": hand_correlations(frames),
-            "hand_model": hand_model(frames)}
+            "hand_model": hand_model(frames)} | arena_tables(arena)
 
 
 def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = (
@@ -477,18 +506,19 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
 
 def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Da Yaoguai simulation report", plots: bool = True,
-                 seat_names: str = "numbers") -> list[Path]:
+                 seat_names: str = "numbers", arena: Any = None) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     plots as ``<stem>_lengths.png`` and ``<stem>_hands.png`` beside it (need matplotlib;
     skipped with a note otherwise). ``data``: per-game frames (see the module doc);
     ``elapsed`` = simulation seconds for the intro; ``seat_names``: ``"numbers"`` or
-    ``"xiyouji"`` (the seat table's ``seat_name`` column). Returns the written paths, the
-    Markdown file first."""
+    ``"xiyouji"`` (the seat table's ``seat_name`` column); ``arena``: a ``vecgames.arena``
+    result for the who-beats-whom section. Returns the written paths, the Markdown file
+    first."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
     check_seat_names(seat_names)
     frames = as_frames(data)
-    tables = report_tables(frames, seat_names)
+    tables = report_tables(frames, seat_names, arena)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("truncated_share", "cut_share", "win_share", "win_ci95", "win_share_decided",
@@ -504,6 +534,12 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               "out_when_truncated: seats already out of cards when such a game was cut "
               "(mean); mean_steps_finished: the length of the games that ended.", "",
               md_table(tables["games"], pct), ""]
+    lines += ["## By player", "", "Seats grouped by the player sitting there, over the "
+              "finished games: beans (95% CI), place, win and last-place shares, cards dealt "
+              "per seat; win_share_decided: over the games a seat emptied its hand. Pickups "
+              "are counted per game (below), not per seat.", "",
+              md_table(tables["players"], pct, signed), ""]
+    lines += arena_section(arena, [p for df in frames.values() for p in seat_policies(df)])
     lines += ["## Game length and pickups", "", "Steps and pickups per game: mean, std, "
               "min, quantiles (observed values) and max, over all games (truncated ones end "
               "at max_steps) and over the finished games.", "",

@@ -26,12 +26,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _policy_text,
     md_table,
     plot_section,
     write_tables,
 )
+from vecgames.games.hanabi.rules import MAX_LIFE
 
 MAX_SCORE = 25
 END_NAMES = ("lives", "perfect", "deck")
@@ -46,7 +49,7 @@ Frames = Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame] | pd.DataFrame
 
 def policy_label(df: pd.DataFrame) -> str:
     """The policy of a frame as one label: ``rules``, or ``rules,random`` (one per seat)."""
-    names = df.attrs.get("policy", "?")
+    names = df.attrs.get("players", df.attrs.get("policy", "?"))
     if isinstance(names, str):
         return names
     names = [str(p) for p in names]
@@ -95,6 +98,11 @@ def score_counts(df: pd.DataFrame) -> np.ndarray:
 
 def _players(df: pd.DataFrame) -> Any:
     return df.attrs.get("rules", {}).get("num_players", np.nan)
+
+
+def _seat_count(df: pd.DataFrame) -> int:
+    n = _players(df)
+    return 1 if np.isnan(n) else int(n)
 
 
 # ---------------------------------------------------------------- statistics
@@ -196,11 +204,35 @@ def action_table(data: Frames) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def report_tables(data: Frames) -> dict[str, pd.DataFrame]:
-    """Every table of the report by name (the CSV suffix)."""
+def play_table(data: Frames) -> pd.DataFrame:
+    """Per team (a frame; self-play when one player sits in every seat): its players, games,
+    plays per game, misplays per game (a play that was not playable costs a life; a game
+    that lost all lives had 3), misplay_share (misplays among its plays) and bomb_out (games
+    that lost all lives). Per-game frames only: the frame counts a team's actions, not each
+    seat's."""
+    rows = []
+    for label, df in as_frames(data).items():
+        if _is_summary(df):
+            continue
+        n = _seat_count(df)
+        misplays = MAX_LIFE - df["lives"].to_numpy(np.int64)
+        plays = int(df["plays"].sum())
+        rows.append({"team": label, "players": ", ".join(player_seats(seat_labels(df, n))),
+                     "games": len(df), "plays_per_game": float(df["plays"].mean()),
+                     "misplays_per_game": float(misplays.mean()),
+                     "misplay_share": ratio(misplays.sum(), plays),
+                     "bomb_out": float((df["end"] == "lives").mean())})
+    return pd.DataFrame(rows, columns=["team", "players", "games", "plays_per_game",
+                                       "misplays_per_game", "misplay_share", "bomb_out"])
+
+
+def report_tables(data: Frames, arena: Any = None) -> dict[str, pd.DataFrame]:
+    """Every table of the report by name (the CSV suffix); ``arena``: an arena result for the
+    who-beats-whom tables."""
     frames = as_frames(data)
     return {"scores": score_table(frames), "score_distribution": score_distribution(frames),
-            "ends": end_table(frames), "actions": action_table(frames)}
+            "ends": end_table(frames), "actions": action_table(frames),
+            "plays": play_table(frames)} | arena_tables(arena)
 
 
 def simulate_policies(game: str, num_games: int, policies: Sequence[str | Sequence[str]],
@@ -273,15 +305,17 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
 
 
 def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
-                 title: str = "Hanabi simulation report", plots: bool = True) -> list[Path]:
+                 title: str = "Hanabi simulation report", plots: bool = True,
+                 arena: Any = None) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     score histogram as ``<stem>_scores.png`` beside it (needs matplotlib; skipped with a note
     otherwise). ``data``: per-game frames (see the module doc); ``elapsed`` = simulation
-    seconds for the intro. Returns the written paths, the Markdown file first."""
+    seconds for the intro; ``arena``: a ``vecgames.arena`` result (self-play and cross-play)
+    for the who-beats-whom section. Returns the written paths, the Markdown file first."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
     frames = as_frames(data)
-    tables = report_tables(frames)
+    tables = report_tables(frames, arena)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("perfect_share", *END_NAMES, *(f"{k}_share" for k in KINDS),
@@ -301,6 +335,13 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
     lines += ["## Actions", "", "Share of all actions taken and mean per game: hint (a colour "
               "or rank to another player; costs an information token), play, discard (gives a "
               "token back).", "", md_table(tables["actions"], pct), ""]
+    lines += ["## Plays and misplays", "", "Per team (self-play: one player in every seat): "
+              "plays and misplays (a play of an unplayable card costs a life) per game, "
+              "misplay_share among the plays, bomb_out = games that lost all lives. The frame "
+              "counts a team's actions, not each seat's.", "",
+              md_table(tables["plays"], ("misplay_share", "bomb_out")), ""]
+    labels = [p for df in frames.values() for p in seat_labels(df, _seat_count(df))]
+    lines += arena_section(arena, labels)
     lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
               f"`{stem.name}_<table>.csv`._", ""]
     path_md.write_text("\n".join(lines), encoding="utf-8")

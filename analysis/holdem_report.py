@@ -1,18 +1,24 @@
 """The Hold'em simulation report: ``write_report(vecgames.simulate("holdem", ...), "r.md")``.
 
 Tables (each also written as CSV): chips and win rate by seat, by position relative to the
-button and by policy, with VPIP/PFR per policy; how hands end (street, showdown); the pot-size
-distribution; hand categories at showdown. A plot of pot sizes (with matplotlib).
+button and by player (the seats grouped by who sits there), with VPIP/PFR, bb/100 and showdown
+rates per player; each built-in player's betting (action mix, bet sizes, fold-to-raise, bluff
+rate) from a replay of a sample of hands (``hand_log``); who beats whom (an arena result); how
+hands end (street, showdown); the pot-size distribution; hand categories at showdown. A plot of
+pot sizes (with matplotlib).
 """
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _load_pyplot_free_figure,
     _plot_hist,
@@ -20,7 +26,14 @@ from vecgames.analysis.zhajinhua_report import (
     md_table,
     write_tables,
 )
+from vecgames.games.holdem.log import HandLog, hand_log
+from vecgames.poker.seven_card import evaluate, hand_category, parse_cards
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
+from vecgames.policies.holdem import POLICIES
+
+BETTING_HANDS = 2_000  # hands replayed for the betting table (hand_log plays them in Python)
+ACTIONS = ("fold", "check", "call", "bet", "raise")
+BOARD_CARDS = {"flop": 3, "turn": 4, "river": 5}
 
 
 def _seat_matrix(df: pd.DataFrame, name: str) -> np.ndarray:
@@ -41,7 +54,9 @@ def _stats(keys: np.ndarray, chips: np.ndarray, labels: list[str], key_name: str
                "ci95": 1.96 * c.std() / np.sqrt(count) if count > 1 else np.nan,
                "win_rate": (c > 0).mean() if count else np.nan}
         for name, values in (extra or {}).items():
-            row[name] = values[sel].mean() if count else np.nan
+            v = values[sel]
+            v = v[~np.isnan(v)]  # wsd counts the shown hands only
+            row[name] = v.mean() if v.size else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -53,16 +68,96 @@ def position_names(n: int) -> list[str]:
     return ["BTN", "SB", "BB"] + ["UTG" if k == 0 else f"UTG+{k}" for k in range(n - 3)]
 
 
-def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def _showdown(df: pd.DataFrame, chips: np.ndarray) -> dict[str, np.ndarray]:
+    """Per seat-hand: went to showdown (wtsd) and won there (wsd: NaN when not shown, so a
+    player's mean over its shown hands is the share of showdowns it won)."""
+    shown = _seat_matrix(df, "category") >= 0
+    return {"wtsd": shown.ravel().astype(np.float64),
+            "wsd": np.where(shown, chips > 0, np.nan).ravel()}
+
+
+def replay_log(df: pd.DataFrame, hands: int = BETTING_HANDS, seed: int = 0) -> HandLog | None:
+    """``hand_log`` of ``hands`` hands with the frame's seat players and rules (seed ``seed``),
+    or None when a seat holds no built-in player (the log replays built-in players only)."""
+    rules = dict(df.attrs.get("rules", {}))
+    n = int(rules.get("num_players", len(df.filter(regex=r"^chips_\d+$").columns)))
+    labels = seat_labels(df, n)
+    if hands <= 0 or not set(labels) <= set(POLICIES):
+        return None
+    options = {k: rules[k] for k in ("num_players", "small_blind", "big_blind", "short_stack",
+                                     "min_raise") if k in rules}
+    if "stacks" in rules:
+        options["stack"] = list(rules["stacks"])
+    return hand_log(hands, labels, seed=seed, **options)
+
+
+def _made_categories(log: HandLog, rows: pd.DataFrame) -> np.ndarray:
+    """Hand category (0 high card .. 8) of the acting seat's hole cards with the board dealt
+    so far, for postflop action rows."""
+    hands = log.hands.set_index("hand")
+    out = np.empty(len(rows), np.int64)
+    for street, k in BOARD_CARDS.items():
+        sel = (rows["street"] == street).to_numpy()
+        if not sel.any():
+            continue
+        sub = rows[sel]
+        hole = [hands.at[h, f"hole_{p}"] for h, p in zip(sub["hand"], sub["seat"], strict=True)]
+        cards = np.array([np.concatenate([parse_cards(c), parse_cards(b)[:k]]) for c, b in
+                          zip(hole, hands.loc[sub["hand"], "board"], strict=True)])
+        out[sel] = hand_category(evaluate(cards, check=False))
+    return out
+
+
+def betting_table(log: HandLog, labels: list[str]) -> pd.DataFrame:
+    """Per player (seats grouped by ``labels``) over a hand log: decisions, the share of each
+    action, aggression ((bets + raises) / calls), bet size (chips a bet or raise puts in over
+    the pot before it: mean and median), fold_to_raise (folds among decisions facing a bet or
+    raise made on the street by another seat; the blinds are no raise) and bluff_rate
+    (postflop bets and raises made with high card: no pair or better with the board dealt
+    so far)."""
+    a = log.actions
+    aggressive = a["action"].isin(("bet", "raise")).to_numpy()
+    key = [a["hand"], a["street"]]
+    raiser = pd.Series(np.where(aggressive, a["seat"], np.nan), index=a.index)
+    last = raiser.groupby(key, observed=True).shift().groupby(key, observed=True).ffill()
+    facing = (last.notna() & (last != a["seat"])).to_numpy()
+    postflop = a[aggressive & (a["street"] != "preflop").to_numpy()]
+    air = pd.Series(_made_categories(log, postflop) == 0, index=postflop.index)
+    size = a["added"] / (a["pot"] - a["added"]).clip(lower=1)
+    rows = []
+    for name, seats in player_seats(labels).items():
+        mine = a["seat"].isin(seats).to_numpy()
+        acts = a.loc[mine, "action"].value_counts()
+        count = {k: int(acts.get(k, 0)) for k in ACTIONS}
+        sizes = size[mine & aggressive]
+        bluffs = air[postflop["seat"].isin(seats).to_numpy()]
+        rows.append({"player": name, "hands": log.hands.shape[0] * len(seats),
+                     "decisions": int(mine.sum()),
+                     **{k: count[k] / max(int(mine.sum()), 1) for k in ACTIONS},
+                     "aggression": (count["bet"] + count["raise"]) / count["call"]
+                     if count["call"] else np.nan,
+                     "mean_bet_pot": float(sizes.mean()) if len(sizes) else np.nan,
+                     "median_bet_pot": float(sizes.median()) if len(sizes) else np.nan,
+                     "faced_raise": int((mine & facing).sum()),
+                     "fold_to_raise": float((a.loc[mine & facing, "action"] == "fold").mean())
+                     if (mine & facing).any() else np.nan,
+                     "postflop_bets": len(bluffs),
+                     "bluff_rate": float(bluffs.mean()) if len(bluffs) else np.nan})
+    return pd.DataFrame(rows)
+
+
+def report_tables(df: pd.DataFrame, log: HandLog | None = None,
+                  arena: Any = None) -> dict[str, pd.DataFrame]:
+    """Every table of the report by name (the CSV suffix); ``log``: a ``replay_log`` for the
+    betting table, ``arena``: an arena result for the who-beats-whom tables."""
     chips = _seat_matrix(df, "chips")
     hands, n = chips.shape
     vpip = _seat_matrix(df, "vpip").astype(np.float64)
     pfr = _seat_matrix(df, "pfr").astype(np.float64)
     seats = np.broadcast_to(np.arange(n), chips.shape)
     position = (seats - df["button"].to_numpy()[:, None]) % n
-    policies = list(df.attrs.get("policies", ["?"] * n))
-    names = sorted(set(policies), key=policies.index)
-    policy_of_seat = np.array([names.index(p) for p in policies])
+    names = list(player_seats(seat_labels(df, n)))
+    policy_of_seat = np.array([names.index(p) for p in seat_labels(df, n)])
     extra = {"vpip": vpip.ravel(), "pfr": pfr.ravel()}
     tables = {
         "seats": _stats(seats.ravel(), chips.ravel(), [str(p) for p in range(n)], "seat",
@@ -70,8 +165,11 @@ def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "positions": _stats(position.ravel(), chips.ravel(), position_names(n), "position",
                             extra),
         "policies": _stats(np.broadcast_to(policy_of_seat, chips.shape).ravel(),
-                           chips.ravel(), names, "policy", extra),
+                           chips.ravel(), names, "policy", extra | _showdown(df, chips)),
     }
+    big_blind = df.attrs.get("rules", {}).get("big_blind", np.nan)
+    tables["policies"].insert(4, "bb_per_100", 100 * tables["policies"]["mean_chips"]
+                              / big_blind)
     ends = df["end_street"].value_counts(sort=False)
     tables["streets"] = pd.DataFrame({
         "ended_on": ends.index.astype(str), "hands": ends.to_numpy(),
@@ -89,17 +187,36 @@ def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     tables["showdown_categories"] = pd.DataFrame({
         "category": list(CATEGORY_NAMES), "hands_shown": counts,
         "share": counts / max(counts.sum(), 1)})
-    return tables
+    if log is not None:
+        tables["betting"] = betting_table(log, seat_labels(df, n))
+    return tables | arena_tables(arena)
+
+
+def _betting_lines(tables: dict[str, pd.DataFrame], hands: int) -> list[str]:
+    if "betting" not in tables:
+        return ["### Betting", "", "No betting table: it replays built-in players only "
+                "(`hand_log`), and this table has others." if hands > 0 else
+                "No betting table (betting_hands=0).", ""]
+    return ["### Betting", "", f"From {hands:,} hands replayed with the same players and rules "
+            "(`vecgames.games.holdem.log.hand_log`, seed 0): the share of each action, "
+            "aggression = (bets + raises) / calls, bet size = chips a bet or raise puts in "
+            "over the pot before it, fold_to_raise = folds when facing a bet or raise by "
+            "another seat on the street, bluff_rate = postflop bets and raises with no pair "
+            "or better (hole cards and the board so far).", "",
+            md_table(tables["betting"], pct=(*ACTIONS, "fold_to_raise", "bluff_rate")), ""]
 
 
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
-                 title: str = "Hold'em simulation report", plots: bool = True
-                 ) -> dict[str, Path]:
+                 title: str = "Hold'em simulation report", plots: bool = True,
+                 arena: Any = None, betting_hands: int = BETTING_HANDS) -> dict[str, Path]:
     """Write the Markdown report, its tables as ``<stem>_<table>.csv`` and plots as
-    ``<stem>_<plot>.png`` beside it; returns the written paths by name."""
+    ``<stem>_<plot>.png`` beside it; returns the written paths by name. ``arena``: a
+    ``vecgames.arena`` result for the who-beats-whom section; ``betting_hands``: hands
+    replayed for the betting table (0: none)."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    tables = report_tables(df)
+    log = replay_log(df, betting_hands)
+    tables = report_tables(df, log, arena)
     stem, written = write_tables(tables, path_md)
     rules = df.attrs.get("rules", {})
     # the seed's betting rules, named when chosen (the defaults go unsaid)
@@ -115,12 +232,19 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
              "Win rate: share of hands with a gain. VPIP: put chips in voluntarily preflop; "
              "PFR: raised preflop.", ""]
     sections = [("By seat", "seats"), ("By position (from the button)", "positions"),
-                ("By policy", "policies"), ("How hands end", "streets"),
+                ("By player", "policies"), ("How hands end", "streets"),
                 ("Pot size", "pot_quantiles"), ("Hands shown at showdown", "showdown_categories")]
-    pct = ("win_rate", "vpip", "pfr", "share", "showdown_share")
+    pct = ("win_rate", "vpip", "pfr", "wtsd", "wsd", "share", "showdown_share", *ACTIONS,
+           "fold_to_raise", "bluff_rate")
+    labels = seat_labels(df, len(df.filter(regex=r"^chips_\d+$").columns))
     for heading, name in sections:
-        lines += [f"## {heading}", "", md_table(tables[name], pct=pct, signed=("mean_chips",)),
-                  ""]
+        lines += [f"## {heading}", "", md_table(tables[name], pct=pct,
+                                                 signed=("mean_chips", "bb_per_100")), ""]
+        if name == "policies":
+            lines += ["Seats grouped by the player sitting there. bb_per_100: mean chips per "
+                      "100 hands in big blinds; wtsd: went to showdown; wsd: won at showdown "
+                      "(share of the shown hands).", ""] + _betting_lines(tables, betting_hands)
+            lines += arena_section(arena, labels)
     figure = _load_pyplot_free_figure() if plots else None
     if figure is not None:
         png = Path(f"{stem}_pot.png")

@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _policy_text,
     md_table,
@@ -102,7 +105,7 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     matches = int(df["game"].nunique())
     return pd.DataFrame({
         "seat": np.arange(n),
-        "policy": _seat_policies(df, n),
+        "policy": seat_labels(df, n),
         "rounds": rounds,
         "rounds_lost": lost,
         "loss_rate": loss["rate"],
@@ -116,10 +119,44 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     })
 
 
-def _seat_policies(df: pd.DataFrame, n: int) -> list[str]:
-    policy = df.attrs.get("policy", "?")
-    names = [policy] * n if isinstance(policy, str) else [str(p) for p in policy]
-    return names if len(names) == n else ["?"] * n
+def _turns(opener: np.ndarray, bids: np.ndarray, seat: int, n: int) -> np.ndarray:
+    """Decisions of ``seat`` per round: the bids (opener first, then in seat order) and the
+    challenge are turns 0..bids at seats (opener + k) % n."""
+    d = (seat - opener) % n
+    return np.where(d <= bids, (bids - d) // n + 1, 0)
+
+
+def player_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player (its seats pooled) over the rounds played: seat-rounds, rounds lost and the
+    loss rate with its 95% CI, decisions (bids + challenges, from each round's opener and bid
+    count), challenge_rate (challenges per decision) and challenge_success (those that caught
+    a false bid); of its own bids that were challenged: their number, caught (the share that
+    were false: bluffs called) and zhai_share (斋 among them). The frame keeps only the
+    challenged bid of a round, so the bid types of the other bids are not in it."""
+    _check(df)
+    n = num_seats(df)
+    played = _played(df)
+    opener, bids = played["opener"].to_numpy(np.int64), played["bids"].to_numpy(np.int64)
+    challenger, loser = played["challenger"].to_numpy(np.int64), played["loser"].to_numpy()
+    bidder = (challenger - 1) % n  # the last bid came from the seat before the challenger
+    false = (played["actual"] < played["count"]).to_numpy()
+    zhai = (played["mode"].astype(str) == "zhai").to_numpy()
+    rows = []
+    for name, seats in player_seats(seat_labels(df, n)).items():
+        turns = sum(int(_turns(opener, bids, int(p), n).sum()) for p in seats)
+        mine_c, mine_b = np.isin(challenger, seats), np.isin(bidder, seats)
+        lost = int(np.isin(loser, seats).sum())
+        loss = _rate_ci(np.array([lost]), np.array([len(played) * len(seats)]))
+        rows.append({"player": name, "seats": len(seats), "rounds": len(played) * len(seats),
+                     "rounds_lost": lost, "loss_rate": loss["rate"][0], "ci95": loss["ci95"][0],
+                     "decisions": turns, "challenges": int(mine_c.sum()),
+                     "challenge_rate": ratio(mine_c.sum(), turns),
+                     "challenge_success": ratio(false[mine_c].sum(), mine_c.sum()),
+                     "challenged_bids": int(mine_b.sum()),
+                     "caught": ratio(false[mine_b].sum(), mine_b.sum()),
+                     "zhai_share": np.nan if is_basic(df) else ratio(zhai[mine_b].sum(),
+                                                                     mine_b.sum())})
+    return pd.DataFrame(rows)
 
 
 def round_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -224,7 +261,7 @@ def face_table(df: pd.DataFrame) -> pd.DataFrame:
 
 def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Every table of the report by name (the CSV files are ``<stem>_<name>.csv``)."""
-    return {"rounds": round_table(df), "seats": seat_table(df),
+    return {"rounds": round_table(df), "players": player_table(df), "seats": seat_table(df),
             "bids": bids_distribution(df), "challenges": challenge_table(df),
             "modes": mode_table(df), "faces": face_table(df)}
 
@@ -270,16 +307,17 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
 
 
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
-                 title: str = "Liar's Dice simulation report", plots: bool = True
-                 ) -> list[Path]:
+                 title: str = "Liar's Dice simulation report", plots: bool = True,
+                 arena: Any = None) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     bids-per-round histogram as ``<stem>_bids.png`` beside it (needs matplotlib; skipped with a
-    note otherwise). ``elapsed`` = simulation seconds for the intro. Returns the written paths,
-    the Markdown file first."""
+    note otherwise). ``elapsed`` = simulation seconds for the intro; ``arena``: a
+    ``vecgames.arena`` result for the who-beats-whom section. Returns the written paths, the
+    Markdown file first."""
     t0 = time.perf_counter()
     _check(df)
     path_md = Path(path_md)
-    tables = report_tables(df)
+    tables = report_tables(df) | arena_tables(arena)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("loss_rate", "ci95", "ci_low", "ci_high", "challenge_success", "share",
@@ -289,6 +327,15 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
               "`max_round_steps`; unplayed: the rest of a truncated match), bids per round "
               "(mean ± bids_ci95) and how often the challenged bid was false.", "",
               md_table(tables["rounds"], ("bid_false_rate", "opener_loss_rate")), ""]
+    lines += ["## By player", "", "Seats grouped by the player sitting there, over the "
+              "rounds played. decisions: its bids and challenges; challenge_rate: challenges "
+              "per decision; challenge_success: its challenges that caught a false bid; "
+              "challenged_bids: its bids that the next seat challenged, caught: the share of "
+              "those that were false, zhai_share: 斋 among them (the frame keeps only the "
+              "challenged bid of a round).", "",
+              md_table(tables["players"], (*pct, "challenge_rate", "caught", "zhai_share")),
+              ""]
+    lines += arena_section(arena, seat_labels(df, num_seats(df)))
     lines += ["## Seats", "", "Loss rate per seat over the rounds played, with its 95% CI; "
               "opened: rounds the seat bid first; challenge_success: share of the seat's "
               "challenges that caught a false bid; penalty_per_match: rounds lost per match.",

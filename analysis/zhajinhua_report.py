@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
+from vecgames.analysis.seat_players import mean_ci95, player_seats, ratio, seat_labels
 from vecgames.games.zhajinhua import ACTION_NAMES
 from vecgames.poker import CATEGORY_NAMES, CATEGORY_NAMES_ZH
 
@@ -241,6 +242,59 @@ def action_by_status(action_counts: np.ndarray) -> pd.DataFrame:
     return _share_frame(index, _grouped(ac.reshape(4, -1)))
 
 
+# ---------------------------------------------------------------- per player
+
+
+def _seat_counts(df: pd.DataFrame, labels: list[str]) -> np.ndarray | None:
+    """``[seat, phase, seen, action]`` decision counts: the frame's per-seat counts, or the
+    pooled ones when one player sits everywhere; None when neither applies."""
+    sc = df.attrs.get("seat_action_counts")
+    if sc is not None:
+        return np.asarray(sc)
+    ac = df.attrs.get("action_counts")
+    if ac is None or len(set(labels)) > 1:
+        return None
+    pooled = np.asarray(ac).sum(axis=0)  # every seat's decisions, credited to seat 0
+    return np.concatenate([pooled[None], np.zeros((len(labels) - 1,) + pooled.shape,
+                                                  pooled.dtype)])
+
+
+def player_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Per player (its seats pooled): seat-games, win rate, chips (mean, 95% CI), blind_rate
+    (games it never looked), win rates blind / seen, and from the decision counts
+    (``record_actions=True``): look_rate (look-phase decisions of a blind seat that looked),
+    the fold / compare / bet shares of its action-phase decisions, blind_bet_share (bets made
+    before looking) and mean_bet (blind units of a bet)."""
+    n = num_seats(df)
+    labels = seat_labels(df, n)
+    share, chips = win_shares(df), _seat_matrix(df, "chips").astype(np.float64)
+    looked = _seat_matrix(df, "looked").astype(bool)
+    counts = _seat_counts(df, labels)
+    units = np.array([0.0] * 9 + [float(name.split()[1]) for name in ACTION_NAMES[9:]])
+    rows = []
+    for name, seats in player_seats(labels).items():
+        blind = ~looked[:, seats]
+        mean, ci = mean_ci95(chips[:, seats])
+        row: dict[str, Any] = {
+            "player": name, "seats": len(seats), "games": blind.size,
+            "win_rate": share[:, seats].mean(), "mean_chips": mean, "mean_chips_ci95": ci,
+            "blind_rate": blind.mean(),
+            "win_rate_blind": share[:, seats][blind].mean() if blind.any() else np.nan,
+            "win_rate_seen": share[:, seats][~blind].mean() if (~blind).any() else np.nan}
+        if counts is not None:
+            c = counts[seats].sum(axis=0)  # [phase, seen, action]
+            look, act = c[0, 0], c[1].sum(axis=0)
+            bets = act[9:]
+            row.update({"decisions": int(c.sum()), "look_rate": ratio(look[1], look.sum()),
+                        "fold": ratio(act[2], act.sum()),
+                        "compare": ratio(act[3:9].sum(), act.sum()),
+                        "bet": ratio(bets.sum(), act.sum()),
+                        "blind_bet_share": ratio(c[1, 0, 9:].sum(), bets.sum()),
+                        "mean_bet": ratio(act @ units, bets.sum())})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
 # ---------------------------------------------------------------- Markdown
 
 
@@ -385,6 +439,7 @@ def _plot_actions(Figure, by_round: pd.DataFrame, path: Path) -> None:
 def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """Every table of the report by name (the CSV suffix)."""
     tables = {
+        "players": player_table(df),
         "seats": seat_table(df),
         "positions": position_table(df),
         "categories": category_table(df),
@@ -405,7 +460,8 @@ def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
 
 _PCT = ("win_rate", "win_rate_blind", "win_rate_seen", "seen_rate", "opener_rate", "share",
-        "hand_share", "cumulative") + ACTION_GROUPS
+        "hand_share", "cumulative", "blind_rate", "look_rate", "bet",
+        "blind_bet_share") + ACTION_GROUPS
 _SIGNED = ("mean_chips",)
 
 
@@ -414,11 +470,20 @@ def _section(heading: str, text: str, table: pd.DataFrame) -> list[str]:
         md_table(table, _PCT, _SIGNED), ""]
 
 
-def _sections(t: dict[str, pd.DataFrame], images: Mapping[str, str]) -> list[str]:
+def _sections(t: dict[str, pd.DataFrame], images: Mapping[str, str],
+              arena_lines: Sequence[str] = ()) -> list[str]:
     def image(key: str, alt: str) -> list[str]:
         return [f"![{alt}]({images[key]})", ""] if key in images else []
 
-    lines = _section("How games are decided", "fold: the last seat left after a fold; compare: "
+    players = ("" if "look_rate" in t["players"] else " Decision shares need "
+               "`record_actions=True` and, with different players, per-seat counts.")
+    lines = _section("By player", "Seats grouped by the player sitting there. blind_rate: "
+                     "games it never looked; look_rate: look-phase decisions (while blind) "
+                     "that looked; fold/compare/bet: shares of its action-phase decisions; "
+                     "blind_bet_share: its bets made blind; mean_bet: blind units per bet."
+                     + players, t["players"])
+    lines += list(arena_lines)
+    lines += _section("How games are decided", "fold: the last seat left after a fold; compare: "
                      "after a compare (比牌); showdown: all remaining seats show at max_rounds; "
                      "illegal: after an illegal action put a seat out.", t["ends"])
     lines += _section("Win rate by seat", "Seat = fixed seat number; the opener is drawn at "
@@ -466,18 +531,23 @@ def write_tables(tables: Mapping[str, pd.DataFrame], path_md: Path
 
 
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
-                 title: str = "Zha Jin Hua simulation report", plots: bool = True
-                 ) -> dict[str, Path]:
+                 title: str = "Zha Jin Hua simulation report", plots: bool = True,
+                 arena: Any = None) -> dict[str, Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and plots
-    as ``<stem>_<plot>.png`` beside it. ``elapsed`` = simulation seconds for the intro.
+    as ``<stem>_<plot>.png`` beside it. ``elapsed`` = simulation seconds for the intro;
+    ``arena``: a ``vecgames.arena`` result for the who-beats-whom section.
     Returns the written paths by name ("report", table names, "plot_<name>")."""
+    # imported here: arena_section itself imports md_table from this module
+    from vecgames.analysis.arena_section import arena_section, arena_tables
+
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    tables = report_tables(df)
+    tables = report_tables(df) | arena_tables(arena)
     stem, written = write_tables(tables, path_md)
     images, note = _write_plots(df, tables, stem, plots)
     written.update({f"plot_{k}": Path(f"{stem}_{k}.png") for k in images})
-    lines = _intro(df, elapsed, title) + ([note, ""] if note else []) + _sections(tables, images)
+    lines = _intro(df, elapsed, title) + ([note, ""] if note else []) + _sections(
+        tables, images, arena_section(arena, seat_labels(df, num_seats(df))))
     lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
               f"`{stem.name}_<table>.csv`._", ""]
     path_md.write_text("\n".join(lines), encoding="utf-8")

@@ -150,7 +150,7 @@ def test_frame_inputs(frames):
     seats = seat_table(joined)
     assert seats["policy"].unique().tolist() == list(frames)
     assert seats["seat_policy"].tolist() == ["weakest"] * 4 + MIXED  # from the comma label
-    assert set(report_tables(frames)) == {"games", "lengths", "limits", "steps_hist",
+    assert set(report_tables(frames)) == {"games", "players", "lengths", "limits", "steps_hist",
                                           "pickups_hist",
                                           "seats", "hands", "hand_correlations", "hand_model"}
 
@@ -160,8 +160,8 @@ def test_report_files(frames, tmp_path):
     assert written[0] == tmp_path / "sub" / "dyg.md"
     assert all(p.exists() and p.stat().st_size > 0 for p in written)
     names = sorted(p.name for p in written)
-    assert names == sorted(["dyg.md", "dyg_games.csv", "dyg_lengths.csv", "dyg_limits.csv",
-                            "dyg_steps_hist.csv",
+    assert names == sorted(["dyg.md", "dyg_games.csv", "dyg_players.csv", "dyg_lengths.csv",
+                            "dyg_limits.csv", "dyg_steps_hist.csv",
                             "dyg_pickups_hist.csv", "dyg_seats.csv", "dyg_hands.csv",
                             "dyg_hand_correlations.csv", "dyg_hand_model.csv",
                             "dyg_lengths.png", "dyg_hands.png"])
@@ -177,7 +177,7 @@ def test_report_files(frames, tmp_path):
     assert len(seats) == 8 and seats["seat"].tolist() == [0, 1, 2, 3] * 2
     # one frame alone, no plots; and a frame with no finished game
     only = write_report(frames["weakest"], tmp_path / "one.md", plots=False)
-    assert len(only) == 10 and "**weakest**" in only[0].read_text(encoding="utf-8")
+    assert len(only) == 11 and "**weakest**" in only[0].read_text(encoding="utf-8")
     cut = vecgames.simulate("dayaoguai", 50, policy="pickup", max_steps=20)
     assert cut["truncated"].all()
     paths = write_report(cut, tmp_path / "cut.md")

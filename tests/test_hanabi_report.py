@@ -98,7 +98,8 @@ def test_frame_inputs(frames):
     joined = pd.concat([df.assign(policy=label) for label, df in frames.items()])
     assert score_table(joined)["policy"].tolist() == ["random", "rules"]
     assert score_table(joined)["games"].tolist() == [3000, 3000]
-    assert set(report_tables(frames)) == {"scores", "score_distribution", "ends", "actions"}
+    assert set(report_tables(frames)) == {"scores", "score_distribution", "ends", "actions",
+                                          "plays"}
 
 
 def test_report_files(frames, tmp_path):
@@ -106,7 +107,7 @@ def test_report_files(frames, tmp_path):
     assert written[0] == tmp_path / "sub" / "hanabi.md"
     assert all(p.exists() and p.stat().st_size > 0 for p in written)
     names = sorted(p.name for p in written)
-    assert names == ["hanabi.md", "hanabi_actions.csv", "hanabi_ends.csv",
+    assert names == ["hanabi.md", "hanabi_actions.csv", "hanabi_ends.csv", "hanabi_plays.csv",
                      "hanabi_score_distribution.csv", "hanabi_scores.csv", "hanabi_scores.png"]
     text = written[0].read_text(encoding="utf-8")
     for section in ("# Hanabi simulation report", "## Scores", "## Score distribution",
@@ -117,7 +118,7 @@ def test_report_files(frames, tmp_path):
     assert scores["policy"].tolist() == ["random", "rules"]
     # one frame alone, no plot
     only = write_report(frames["rules"], tmp_path / "one.md", plots=False)
-    assert len(only) == 5 and "**rules**" in only[0].read_text(encoding="utf-8")
+    assert len(only) == 6 and "**rules**" in only[0].read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("extra", [[], ["--summary"]])

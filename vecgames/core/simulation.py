@@ -28,7 +28,7 @@ import numpy as np
 
 from .validation import check_bool, check_int
 
-SUMMED_OUTPUTS = frozenset({"totals", "action_counts"})
+SUMMED_OUTPUTS = frozenset({"totals", "action_counts", "seat_action_counts"})
 
 
 @dataclass(frozen=True)

@@ -63,7 +63,8 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts, fast_ran
         a = policy_action(seat_policy[p], s, j, r)
         if record:
             rnd = min(t[ROUND], last_round)
-            action_counts[numba.get_thread_id(), rnd, t[PHASE], (t[SEEN] >> p) & 1, a] += 1
+            action_counts[numba.get_thread_id(), rnd, t[PHASE], 2 * p + ((t[SEEN] >> p) & 1),
+                          a] += 1
         done = step_one(s, j, a, r)
 
 
@@ -132,7 +133,8 @@ def _play_all(s, r, seat_policy, seed, first_game, n, record, action_counts, row
     (which stays in cache) and totalled in its own row of ``totals``. Game g depends on
     (seed, g) only and which run plays it depends on n alone, so the thread count changes no
     result. With ``record``, decisions are counted in
-    ``action_counts[thread, round, phase, seen, action]``; with ``rows``, per-game results are
+    ``action_counts[thread, round, phase, 2 * seat + seen, action]``; with ``rows``, per-game
+    results are
     written at row j for game first_game+j.
     """
     slots = s.rng.shape[0]
@@ -157,7 +159,8 @@ def simulate(num_games: int, policy: str | Sequence[str] = "random", seed: int =
     ``summary=True`` keeps only per-seat aggregates (for many millions of games): ``mean_chips``,
     ``std_chips``, ``win_share`` (pot shares won) and ``games``; run totals go to ``df.attrs``.
     ``record_actions=True`` adds ``df.attrs["action_counts"]``: a count array
-    ``[round, phase, seen, action]`` over all decisions.
+    ``[round, phase, seen, action]`` over all decisions, and ``df.attrs["seat_action_counts"]``
+    ``[seat, phase, seen, action]`` (the same decisions by the seat that made them).
     ``first_game`` offsets the global game index (to shard a run: the union of shards is the run).
     ``num_threads`` runs the kernels on that many Numba threads (results do not depend on it).
     """
@@ -204,8 +207,8 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
         "looked": np.empty((rows, n_players), np.int8),
     }
     threads = max_threads()
-    action_counts = np.zeros((threads, rules.max_rounds if record else 1, 2, 2, NUM_ACTIONS),
-                             np.int64)
+    action_counts = np.zeros((threads, rules.max_rounds if record else 1, 2,
+                              2 * n_players, NUM_ACTIONS), np.int64)
     slots = min(num_games, SLOTS)
     totals = np.zeros((slots, NUM_TOTALS), np.float64)
     _play_all(new_state(slots), rules, job.params["seat_policy"], np.uint64(job.seed),
@@ -213,8 +216,10 @@ def run(job: SimJob) -> dict[str, np.ndarray]:
               out["chips"], out["pot"], out["rounds"], out["decisions"], out["end"],
               out["winners"], out["opener"], out["category"], out["looked"])
     out["totals"] = totals.sum(axis=0)
-    if record:
-        out["action_counts"] = action_counts.sum(axis=0)
+    if record:  # [round, phase, seat, seen, action]: pooled over seats, and per seat
+        counts = action_counts.sum(axis=0).reshape(-1, 2, n_players, 2, NUM_ACTIONS)
+        out["action_counts"] = counts.sum(axis=2)
+        out["seat_action_counts"] = counts.sum(axis=0).transpose(1, 0, 2, 3)
     return out
 
 
@@ -230,6 +235,8 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
                     rules=rules_to_options(rules))
     if job.params["record"]:
         df.attrs["action_counts"] = out["action_counts"]
+        if "seat_action_counts" in out:  # (frames of env-driven games may lack it)
+            df.attrs["seat_action_counts"] = out["seat_action_counts"]
     return df
 
 
