@@ -39,8 +39,8 @@ def plot_arena(result: Any, path: str | Path, *, dpi: int = 100) -> Path:
     except ImportError:
         raise ImportError('plot_arena needs matplotlib: pip install -e ".[report]"') from None
     labels = list(result.players)
-    size = max(4.0, 0.9 * len(labels) + 2.0)
-    fig = Figure(figsize=(2 * size + 1.5, size))
+    size = max(4.0, 0.6 * len(labels) + 2.5)
+    fig = Figure(figsize=(2 * size + 1.0, size))
     heat_ax, bar_ax = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.15, 1]})
     (matrix, heat_title, cmap, centre), (points, bar_title, xlabel) = panels
     _heat_map(fig, heat_ax, matrix, heat_title, cmap, centre)
@@ -125,7 +125,9 @@ def _heat_map(fig: Any, ax: Any, matrix: pd.DataFrame, title: str, cmap: str,
         if np.isfinite(value):
             dark = abs(value - middle) > 0.3 * (high - low) if centre is not None else (
                 value < middle)
-            ax.text(j, i, f"{value:+.3g}" if centre is not None else f"{value:.3g}",
+            sign = "+" if centre is not None else ""
+            text = f"{value:{sign}.0f}" if abs(value) >= 100 else f"{value:{sign}.3g}"
+            ax.text(j, i, text,
                     ha="center", va="center", fontsize=8, color="white" if dark else "black")
 
 

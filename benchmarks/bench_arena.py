@@ -1,6 +1,6 @@
 """The arena's speed next to ``simulate``'s, and what duplicate deals buy, as two tables.
 
-    python benchmarks/bench_arena.py [--scale 1.0] [--pairs 200000] [--only speed|duplicate]
+    python benchmarks/bench_arena.py [--scale 1.0] [--pairs 100000] [--only speed|duplicate]
 
 Speed: for each game, an arena of built-in players (in-kernel) against ``vecgames.simulate``
 with the random policy under the same rules, both per-game DataFrames, in games/s; a third
@@ -36,7 +36,10 @@ LINEUPS: dict[str, tuple[int, tuple[str, ...], dict[str, Any]]] = {
     "hanabi": (200_000, ("random", "rules"), {}),
     "dayaoguai": (50_000, ("random", "shed"), {}),
 }
-DUPLICATE_PAIRS = (("strength", "call"), ("raise", "call"))
+# Pairs from card-driven (raise vs raise-uniform: all-in every hand) to dominated by a
+# player's own coin flips (call folds half the time).
+DUPLICATE_PAIRS = (("strength", "call"), ("strength", "raise"), ("strength", "raise-uniform"),
+                   ("random", "call"), ("raise", "raise-uniform"))
 
 
 def _arena_games(result: Any) -> int:
@@ -86,9 +89,9 @@ def duplicate_rows(num_games: int, seed: int) -> list[tuple[str, ...]]:
             row = result.pairwise.set_index(["player", "opponent"]).loc[(first, second)]
             widths[duplicate] = float(row["ci_high"] - row["ci_low"])
             means[duplicate] = f"{row['mean']:+.2f} [{row['ci_low']:+.2f}, {row['ci_high']:+.2f}]"
+        ratio = f"{widths[False] / widths[True]:.2f}x" if widths[True] > 0 else "exact"
         rows.append((f"{first} vs {second}", f"{2 * num_games:,}", means[False], means[True],
-                     f"{widths[False]:.2f}", f"{widths[True]:.2f}",
-                     f"{widths[False] / widths[True]:.2f}x"))
+                     f"{widths[False]:.2f}", f"{widths[True]:.2f}", ratio))
     return rows
 
 
@@ -97,8 +100,8 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiplies each game's games per run (speed table)")
-    parser.add_argument("--pairs", type=int, default=200_000,
-                        help="games per seat order in the duplicate table (200000)")
+    parser.add_argument("--pairs", type=int, default=100_000,
+                        help="games per seat order in the duplicate table (100000)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the duplicate table")
     parser.add_argument("--only", choices=("speed", "duplicate"))
     args = parser.parse_args()

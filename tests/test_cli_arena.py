@@ -4,6 +4,7 @@ tiny matches that reuse the simulate kernels other tests compile."""
 from __future__ import annotations
 
 import dataclasses
+import sys
 from typing import Any
 
 import pandas as pd
@@ -137,6 +138,23 @@ def test_arena_command_errors_one_line_exit_2(argv, words, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert rc == 2 and not ran
     assert err.startswith("vecgames: error: ") and err.count("\n") == 1 and words in err
+
+
+def test_arena_command_passes_ray_and_rules(monkeypatch, capsys):
+    pytest.importorskip("ray")
+    seen: dict[str, Any] = {}
+
+    def fake_arena(game, players, num_games, seed=0, **kwargs):
+        seen.update(game=game, players=players, num_games=num_games, seed=seed, **kwargs)
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(sys.modules["vecgames.arena"], "arena", fake_arena)
+    rc = main(["arena", "holdem", "--players", "random, call", "--games", "7", "--seed", "5",
+               "--no-duplicate", "--rule", "num_players=3", "--backend", "ray", "--shards", "2"])
+    assert rc == 2 and "stop here" in capsys.readouterr().err
+    assert seen == {"game": "holdem", "players": ["random", "call"], "num_games": 7, "seed": 5,
+                    "duplicate": False, "progress": None, "num_players": 3, "backend": "ray",
+                    "address": None, "num_shards": 2, "cpus_per_shard": 1}
 
 
 def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):

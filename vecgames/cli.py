@@ -7,6 +7,8 @@
     vecgames preflop-matrix --out preflop.npz --backend ray
     vecgames train zhajinhua [trainer args...]
     vecgames play liars-dice --players 4 --rounds 3 --agent heuristic
+    vecgames play holdem --players 3 --agent strength,call
+    vecgames play hanabi --watch --seed 3
     vecgames equity AhKh QsQd --board 2c7d9h
     vecgames equity "QQ+,AKs" random --samples 1e7
     vecgames --version
@@ -32,8 +34,12 @@ from .core.registry import GAMES
 
 PROG = "vecgames"
 # Interactive games (``vecgames play GAME``): command-line name -> module with main(argv).
-PLAY_GAMES: dict[str, str] = {"liars-dice": "vecgames.play.liars_dice",
-                              "liars_dice": "vecgames.play.liars_dice"}
+PLAY_GAMES: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
+                              "holdem": "vecgames.play.holdem",
+                              "liars-dice": "vecgames.play.liars_dice",
+                              "liars_dice": "vecgames.play.liars_dice",
+                              "hanabi": "vecgames.play.hanabi",
+                              "dayaoguai": "vecgames.play.dayaoguai"}
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
@@ -41,6 +47,8 @@ REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
                            "liars_dice": "vecgames.analysis.liars_dice_report",
                            "hanabi": "vecgames.analysis.hanabi_report",
                            "dayaoguai": "vecgames.analysis.dayaoguai_report"}
+# Games per seat assignment of the arena that `simulate --report` runs among distinct players.
+ARENA_GAMES = 2_000
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
     "--players": "num_players",
@@ -110,8 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="arguments passed on to vecgames.training.<game>.main")
     play = sub.add_parser("play", help="play a game against the computer (or watch it)",
                           description="Play GAME in the terminal, or watch the computer play "
-                                      "every seat (liars-dice --watch); `vecgames play GAME "
-                                      "--help` lists its options.")
+                                      "every seat (--watch); `vecgames play GAME --help` lists "
+                                      "its options.")
     play.add_argument("game", choices=list(PLAY_GAMES))
     play.add_argument("args", nargs=argparse.REMAINDER,
                       help="arguments passed on to vecgames.play.<game>.main")
@@ -188,6 +196,10 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--summary", action="store_true",
                    help="keep only per-seat aggregates (for very many games; no --report)")
     p.add_argument("--report", metavar="PATH.md", help="write the analysis report here")
+    p.add_argument("--arena-games", type=int, default=ARENA_GAMES, metavar="N",
+                   help="with --report and two or more distinct players in --policy: the "
+                        "report's who-beats-whom arena plays N games per seat assignment "
+                        f"({ARENA_GAMES}; 0: no arena)")
     p.add_argument("--csv", metavar="PATH", help="write the per-game (or summary) table")
     p.add_argument("--seat-names", choices=("numbers", "xiyouji"),
                    help="dayaoguai: seat labels of the report (xiyouji: the seed's 西游记 "
@@ -559,6 +571,8 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CLIError("argument --seat-names: labels the report: give --report too")
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
+    if args.arena_games < 0:
+        raise CLIError(f"argument --arena-games: must be >= 0, got {args.arena_games}")
     _check_output(args.report, "--report")
     _check_output(args.csv, "--csv")
     options = _rule_options(args)
@@ -597,9 +611,32 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.report:
         report = importlib.import_module(REPORTS[args.game])
         extra = {"seat_names": args.seat_names} if args.seat_names else {}
-        written = report.write_report(df, args.report, elapsed=elapsed, **extra)
+        result = _report_arena(args, options, ray_options)
+        written = report.write_report(df, args.report, elapsed=elapsed, arena=result, **extra)
         print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
     return 0
+
+
+def _report_arena(args: argparse.Namespace, options: dict[str, Any],
+                  ray_options: dict[str, Any]) -> Any:
+    """The arena among the distinct players of ``--policy`` for the report (None with fewer
+    than two or ``--arena-games 0``: the report's section then says why there is none)."""
+    spec = _policy(args.policy)
+    players = list(dict.fromkeys([spec] if isinstance(spec, str) else spec))
+    if len(players) < 2 or args.arena_games == 0:
+        return None
+    from .arena import arena
+
+    threads = {} if ray_options else {"num_threads": args.threads}
+    start = time.perf_counter()
+    try:
+        result = arena(args.game, players, args.arena_games, seed=args.seed, progress=None,
+                       **ray_options, **threads, **options)
+    except (ValueError, TypeError) as exc:
+        raise CLIError(flagged(exc, ARENA_FLAGS | {"num_games": "--arena-games"})) from None
+    print(f"arena among {', '.join(players)}: {len(result.matches):,} games in "
+          f"{time.perf_counter() - start:.2f} s")
+    return result
 
 
 # ---------------------------------------------------------------- arena
@@ -705,10 +742,15 @@ def _print_arena(result: Any, markdown: bool) -> None:
     print(f"{result.game}: {', '.join(result.players)} at {result.seats} seats; "
           f"{result.num_games:,} games per seat assignment ({dup}), seed {result.seed}; "
           f"unit: {result.unit}")
+    number = lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"  # noqa: E731
     for name, table in result.tables().items():
         print("\n" + ARENA_TITLES.get(name, name).format(unit=result.unit))
         print(table.drop(columns=["unit"], errors="ignore").to_string(
-            index=False, float_format=lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"))
+            index=False, float_format=number))
+    if len(result.players) > 2:  # who beats whom at a glance
+        square = result.matrix() if result.pairwise is not None else result.cross_matrix()
+        print(f"\nmean {result.unit}: row player against (Hanabi: with) column player")
+        print(square.to_string(float_format=number, na_rep="-"))
     print()
 
 
