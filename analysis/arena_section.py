@@ -25,7 +25,7 @@ HEADING = "## Who beats whom"
 # ArenaResult attribute -> CSV table name (``<stem>_arena_<name>.csv``)
 TABLES = {"pairwise": "arena_pairwise", "ratings": "arena_ratings",
           "selfplay": "arena_selfplay", "crossplay": "arena_crossplay"}
-_CI = ("mean", "ci_low", "ci_high", "rating")
+_CI = ("mean", "ci_low", "ci_high", "rating", "elo")
 
 
 def arena_tables(result: Any) -> dict[str, pd.DataFrame]:
@@ -83,8 +83,10 @@ def arena_section(result: Any, labels: Sequence[str], heading: str = HEADING) ->
                   md_table(pairwise, signed=_CI), ""]
     ratings = getattr(result, "ratings", None)
     if isinstance(ratings, pd.DataFrame):
-        lines += ["### Ratings", "", "Elo scale, sd its standard error (see "
-                  "`vecgames.arena` for the anchor).", "", md_table(ratings, signed=_CI), ""]
+        lines += ["### Ratings", "", "Best first: rating = mean payoff per game against the "
+                  "field (each opponent weighted equally) with its sd and 95% interval; elo = "
+                  "Bradley-Terry fit of who came out ahead in a game (Elo scale, mean zero), "
+                  "elo_sd its standard error.", "", md_table(ratings, signed=_CI), ""]
     selfplay = getattr(result, "selfplay", None)
     if isinstance(selfplay, pd.DataFrame):
         lines += ["### Self-play", "", "Score of a team of one player in every seat.", "",
