@@ -36,7 +36,7 @@ import numpy as np
 
 from ..cli import TRAIN_HINT, Parser, flagged
 from ..core.rng import check_seed
-from ..core.validation import check_bool, check_int, shown
+from ..core.validation import check_bool, check_int
 from ..games.liars_dice.bids import (
     FEI_FACES,
     Bid,
@@ -49,11 +49,12 @@ from ..games.liars_dice.bids import (
 from ..games.liars_dice.env import LiarsDiceEnv
 from ..games.liars_dice.rules import make_rules, rules_to_options
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
+from .terminal import QUIT_WORDS, PlayError, check_delay, check_io
+from .terminal import ordinal as _ordinal
 
 PROG = "vecgames play liars-dice"
 PROMPT = "Your bid (e.g. 'fei 7 4', 'zhai 3 1') or 'c' to challenge: "
 BASIC_PROMPT = "Your bid (e.g. '7 4': seven 4s, ones wild) or 'c' to challenge: "
-QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("h", "help", "?", "rules")
 # Library argument name -> command-line flag, to name the flag in error messages.
 FLAG_OF_ARG = {"num_players": "--players", "dice": "--dice", "num_rounds": "--rounds",
@@ -175,15 +176,6 @@ def _bid(action: int, num_players: int, dice: int) -> Bid:
 
 
 # ---------------------------------------------------------------- agents
-
-
-class PlayError(ValueError):
-    """A problem with the options or the agent: printed as an error; ``code`` is the exit code.
-    A ValueError, as every bad argument of the API is."""
-
-    def __init__(self, message: str, code: int = 2):
-        super().__init__(message)
-        self.code = code
 
 
 class _Baseline:
@@ -346,9 +338,7 @@ class LiarsDiceGame:
         self.delay = check_delay(delay)
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
         self.render = check_bool(render, "render")
-        for name, fn in (("input_fn", input_fn), ("print_fn", print_fn), ("sleep_fn", sleep_fn)):
-            if not callable(fn):
-                raise TypeError(f"{name} must be a function, got {type(fn).__name__}")
+        check_io(input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
         self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
         computers = [p for p in range(players) if p != self.seat]
         self.agents = load_opponents(agent, computers, players, dice, self.threshold)
@@ -577,20 +567,6 @@ class LiarsDiceGame:
                 return result
             if self.render:
                 self.say(env.render(0))
-
-
-def check_delay(delay: Any) -> float:
-    """Seconds to wait after a computer's move: a finite number >= 0."""
-    if isinstance(delay, bool) or not isinstance(delay, (int, float, np.integer, np.floating)):
-        raise TypeError(f"delay must be a number of seconds, got {type(delay).__name__}")
-    if not 0 <= delay <= 3600:  # NaN fails too; no float() of a huge int (OverflowError)
-        raise ValueError(f"delay must be in [0, 3600] seconds, got {shown(delay)}")
-    return float(delay)
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 def play(players: int = 2, rounds: int = 1, dice: int = 5, seat: int = 0,

@@ -1,0 +1,53 @@
+"""``vecgames play holdem``: scripted hands through input_fn/print_fn."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from play_script import assert_answered, narrated, play, watch
+
+from vecgames.core.cards import format_card
+from vecgames.games.holdem.rules import field
+from vecgames.play.holdem import VIEW
+from vecgames.play.terminal import Match
+
+CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")
+
+
+def hidden_cards(match: Match) -> set[str]:
+    """The other seats' hole cards and the board cards not dealt yet."""
+    s, seat, n = match.env.state, match.seat, match.env.num_players
+    street = int(field(s, "street")[0])
+    shown = 0 if street == 0 else min(street + 2, 5)
+    cards = [c for p in range(n) if p != seat for c in s.deck[0, 2 * p:2 * p + 2]]
+    cards += list(s.deck[0, 2 * n + shown:2 * n + 5])
+    return {format_card(int(c)) for c in cards}
+
+
+def no_hidden_cards(match: Match, block: list[str]) -> None:
+    shown = set(CARD.findall("\n".join(block)))
+    assert not shown & hidden_cards(match), (shown & hidden_cards(match), block)
+
+
+def test_a_whole_hand_with_bad_input_reasked_and_the_state_untouched():
+    result, script = play(VIEW, seed=1, seat=0, agent="call")
+    assert result.status == "finished" and result.games == 1
+    assert sum(result.totals) == 0
+    assert_answered(script)
+    assert "Chips this hand:" in script.text()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_view_never_shows_a_hidden_card(seed):
+    result, script = play(VIEW, seed=seed, seat=seed % 3, agent="call", num_players=3,
+                          games=2, check=no_hidden_cards, bad=())
+    assert result.status == "finished" and script.prompts > 0
+
+
+def test_spectator_mode_tells_every_move_and_ends():
+    result, lines, steps, choices = watch(VIEW, seed=3, agent="raise,call,check",
+                                          num_players=3, games=2)
+    assert result.status == "finished" and result.games == 2
+    assert steps == narrated(lines)  # every action is told, exact raises included
+    assert any(line.startswith("=== Match over: 2 of 2 game(s) played") for line in lines)

@@ -1,0 +1,152 @@
+"""Play no-limit Hold'em in the terminal: ``vecgames play holdem``.
+
+    vecgames play holdem                           # heads-up against the strength player
+    vecgames play holdem --players 6 --games 10 --agent strength,call,raise,random,check
+    vecgames play holdem --watch --seed 3 --rule stack=200
+
+You see your hole cards and the board as it is dealt. Moves: 'f' fold, 'c' check or call,
+'h'/'p'/'2p' raise half/one/two pots (the env's ``raise_fractions``), 'm' the minimum raise,
+'a' all-in. Every hand starts from the starting stacks. The loop, the options and the players
+are ``vecgames.play.terminal``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ..core.cards import format_cards
+from ..games.holdem.observe import discrete_to_amount
+from ..games.holdem.rules import STREET_NAMES, field, raise_bounds
+from ..poker.describe import describe
+from ..poker.seven_card import evaluate
+from . import terminal
+from .terminal import Move, View
+
+SHORT_FRACTIONS = {0.5: "h", 1.0: "p", 2.0: "2p"}
+
+
+def _f(s: Any, name: str) -> Any:
+    return field(s, name)[0]
+
+
+def _hole(s: Any, p: int) -> np.ndarray:
+    return s.deck[0, 2 * p:2 * p + 2]
+
+
+def _board(s: Any, n: int, street: int) -> np.ndarray:
+    return s.deck[0, 2 * n:2 * n + (0 if street == 0 else min(street + 2, 5))]
+
+
+def _hand(s: Any, n: int, p: int) -> str:
+    """Seat p's hole cards and what they make with the whole board (a showdown)."""
+    cards = np.concatenate([_hole(s, p), s.deck[0, 2 * n:2 * n + 5]])
+    return f"{format_cards(_hole(s, p))} ({describe(int(evaluate(cards[None])[0]))})"
+
+
+def _exact(s: Any, env: Any, action: Any) -> tuple[int, int]:
+    """(kind, raise-to) of an action id or of an exact pair (a built-in player's)."""
+    if isinstance(action, tuple):
+        return action
+    kind, amount = discrete_to_amount(s, 0, env.rules, action, env.fractions)
+    return int(kind), int(amount)
+
+
+def _short(env: Any, action: int) -> str:
+    k = action - 2
+    if k < len(env.fractions):
+        f = float(env.fractions[k])
+        return SHORT_FRACTIONS.get(f, f"{f:g}p")
+    return "m" if k == len(env.fractions) else "a"
+
+
+class HoldemView(View):
+    game = "holdem"
+    title = "Hold'em"
+    default_agent = "strength"
+    example = "c"
+
+    def rules_text(self, env: Any) -> str:
+        r = env.rules
+        return (f"No-limit Texas Hold'em: {r.num_players} players, blinds {r.small_blind}/"
+                f"{r.big_blind}, every hand from stacks of {', '.join(map(str, env.stacks))}.\n"
+                "Two hole cards each; five board cards come in three streets (flop 3, turn 1, "
+                "river 1), with a betting round before each and after the last. Fold ('f'), "
+                "check or call ('c'), or raise: 'h', 'p', '2p' raise by half, one or two pots, "
+                "'m' the minimum raise, 'a' all-in.\n"
+                "The best five-card hand of the players still in at the end wins the pot. "
+                "Type '?' for these rules, 'q' to quit.")
+
+    def table(self, s: Any, env: Any, seat: int | None) -> str:
+        n = env.rules.num_players
+        street = int(_f(s, "street"))
+        to_call, _, _ = raise_bounds(s, 0, env.rules)
+        player = int(_f(s, "player"))
+        lines = [f"{STREET_NAMES[street].capitalize()}, board "
+                 f"{format_cards(_board(s, n, street)) or '-'}, pot "
+                 f"{int(_f(s, 'paid')[:n].sum())}; seat {player} to act, to call {to_call}."]
+        for p in range(n):
+            status = ("folded" if (int(_f(s, "folded")) >> p) & 1 else
+                      "all-in" if (int(_f(s, "all_in")) >> p) & 1 else "in")
+            button = " (button)" if p == int(_f(s, "button")) else ""
+            line = (f"  seat {p}{' (you)' if p == seat else ''}{button}: stack "
+                    f"{int(_f(s, 'stack')[p])}, bet {int(_f(s, 'bet')[p])}, {status}")
+            if seat is None or p == seat:
+                line += f"; cards {format_cards(_hole(s, p))}"
+            lines.append(line)
+        return "\n".join(lines)
+
+    def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:
+        to_call, _, high = raise_bounds(s, 0, env.rules)
+        out = [Move(0, "f", "fold", bool(mask[0])),
+               Move(1, "c", f"call {to_call}" if to_call else "check", bool(mask[1]))]
+        for a in range(2, env.num_actions):
+            amount = _exact(s, env, a)[1] if mask[a] else 0
+            out.append(Move(a, _short(env, a), f"raise to {amount}"
+                            + (" (all-in)" if amount == high else ""), bool(mask[a])))
+        return out
+
+    def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
+                done: bool) -> list[str]:
+        n = env.rules.num_players
+        p = int(_f(before, "player"))
+        to_call, _, high = raise_bounds(before, 0, env.rules)
+        kind, amount = _exact(before, env, action)
+        if kind == 0:
+            lines = [f"seat {p} folds"]
+        elif kind == 1:
+            lines = [f"seat {p} calls {to_call}" if to_call else f"seat {p} checks"]
+        else:
+            lines = [f"seat {p} raises to {amount}" + (" (all-in)" if amount == high else "")]
+        street = int(_f(after, "street"))
+        if not done and street > int(_f(before, "street")):
+            lines.append(f"--- {STREET_NAMES[street]}: board "
+                         f"{format_cards(_board(after, n, street))} ---")
+        return lines
+
+    def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
+                  seat: int | None, truncated: bool) -> str:
+        n = env.rules.num_players
+        fold = _exact(before, env, action)[0] == 0
+        folded = int(_f(before, "folded")) | ((1 << int(_f(before, "player"))) if fold else 0)
+        left = [p for p in range(n) if not (folded >> p) & 1]
+        if len(left) > 1:
+            lines = [f"Showdown, board {format_cards(before.deck[0, 2 * n:2 * n + 5])}:"]
+            lines += [f"  seat {p}{' (you)' if p == seat else ''}: {_hand(before, n, p)}"
+                      for p in left]
+        else:
+            lines = [f"Everyone else folded: seat {left[0]} takes the pot."]
+        lines.append("Chips this hand: " + ", ".join(
+            f"seat {q}{' (you)' if q == seat else ''} {total[q]:+g}" for q in range(n)))
+        return "\n".join(lines)
+
+
+VIEW = HoldemView()
+
+
+def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
+         print_fn: Callable[[str], Any] = print) -> int:
+    """Run ``vecgames play holdem`` (see ``vecgames.play.terminal.main``)."""
+    return terminal.main(VIEW, argv, input_fn, print_fn)

@@ -1,0 +1,509 @@
+"""The terminal loop that ``vecgames play GAME`` shares across games.
+
+One table (an env with ``num_envs=1``): a person at one seat (a :class:`HumanPlayer`) and a
+player from ``vecgames.policies`` at every other seat, or, with ``watch=True`` (spectator
+mode), players at every seat and the whole table printed after each move. A game brings a
+:class:`View` (what a seat may see, its moves with short names, what each move did); this
+module brings the rest: the options, the players, the prompt that re-asks on bad input, the
+loop, and the command line. Input and output go through ``input_fn(prompt)`` and
+``print_fn(text)``, so tests drive a whole game with scripted input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ..core.rng import check_seed
+from ..core.validation import check_bool, check_int, shown
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "help", "rules")
+PROMPT = "Your move: "
+
+
+class PlayError(ValueError):
+    """A problem with the options or a player: printed as an error; ``code`` is the exit code.
+    A ValueError, as every bad argument of the API is."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+class Quit(Exception):
+    """The person left: typed 'q' or the input ended."""
+
+
+class Move(NamedTuple):
+    """One action of the seat to act: its id, what to type, what it does, whether it is
+    legal now."""
+
+    action: int
+    short: str
+    text: str
+    legal: bool
+
+
+def check_delay(delay: Any) -> float:
+    """Seconds to wait after a computer's move: a finite number >= 0."""
+    if isinstance(delay, bool) or not isinstance(delay, (int, float, np.integer, np.floating)):
+        raise TypeError(f"delay must be a number of seconds, got {type(delay).__name__}")
+    if not 0 <= delay <= 3600:  # NaN fails too; no float() of a huge int (OverflowError)
+        raise ValueError(f"delay must be in [0, 3600] seconds, got {shown(delay)}")
+    return float(delay)
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def check_io(**fns: Any) -> None:
+    for name, fn in fns.items():
+        if not callable(fn):
+            raise TypeError(f"{name} must be a function, got {type(fn).__name__}")
+
+
+def row_state(state: Any, i: int) -> Any:
+    """A copy of env i's state as a batch of one (the same NamedTuple of arrays): a view
+    renders from it, and it outlives the same-step auto-reset that deals the next game."""
+    return type(state)(*(np.array(a[i:i + 1]) for a in state))
+
+
+# ---------------------------------------------------------------- what a game brings
+
+
+class View:
+    """A game's terminal face. ``s`` below is a one-env state (:func:`row_state`), ``env``
+    the live env (its rules and mask); ``seat`` None means a spectator, who sees everything."""
+
+    game: str = ""  # the registry name
+    title: str = ""
+    default_agent: str = ""  # the built-in player the computer seats get by default
+    example: str = ""  # a typed move, for the help line
+
+    def rules_text(self, env: Any) -> str:  # pragma: no cover - every game has its own
+        raise NotImplementedError
+
+    def table(self, s: Any, env: Any, seat: int | None) -> str:  # pragma: no cover
+        """What ``seat`` may see now (everything for a spectator)."""
+        raise NotImplementedError
+
+    def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:  # pragma: no cover
+        """Every action of the seat to act, with short names; ``legal`` from ``mask``."""
+        raise NotImplementedError
+
+    def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
+                done: bool) -> list[str]:  # pragma: no cover
+        """What everyone saw happen: ``before`` the state the move was made in, ``after`` the
+        state it left (the next game's when ``done``); ``action`` as :func:`act` gave it."""
+        raise NotImplementedError
+
+    def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
+                  seat: int | None, truncated: bool) -> str:  # pragma: no cover
+        """The end of a game: what is shown, and everyone's result (``total``: the game's
+        summed rewards per seat)."""
+        raise NotImplementedError
+
+    # -- shared helpers ------------------------------------------------------------------
+def menu(moves: Sequence[Move]) -> str:
+    """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""
+    return "Moves: " + " | ".join(f"{m.short} {m.text}" for m in moves if m.legal)
+
+
+def _key(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def read_move(text: str, moves: Sequence[Move]) -> Move | str:
+    """The move ``text`` names (its short name or its text, case and spaces ignored), or why
+    none: unknown, or not legal now."""
+    key = _key(text)
+    found = [m for m in moves if key in (_key(m.short), _key(m.text))]
+    legal = [m for m in found if m.legal]
+    if legal:
+        return legal[0]
+    if found:
+        return f"{found[0].short} ({found[0].text}) is not allowed now"
+    return f"unknown move {text.strip()!r}"
+
+
+def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
+        print_fn: Callable[[str], Any]) -> int:
+    """Show env i from its acting seat's side, list the legal moves and read one; re-asks on
+    anything else without touching the game. Raises :class:`Quit` on 'q' or end of input."""
+    s = row_state(env.state, i)
+    seat = int(env.current_player[i])
+    print_fn(view.table(s, env, seat))
+    moves = view.moves(s, env, env.action_mask[i])
+    legal = [m for m in moves if m.legal]
+    if len(legal) == 1:  # nothing to decide: not worth a prompt
+        print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
+        return legal[0].action
+    print_fn(menu(moves))
+    while True:
+        try:
+            text = input_fn(PROMPT)
+        except EOFError:
+            print_fn("")
+            print_fn("End of input: quitting.")
+            raise Quit from None
+        words = text.strip().lower()
+        if words in QUIT_WORDS:
+            print_fn("Quitting.")
+            raise Quit
+        if words in HELP_WORDS:
+            print_fn(view.rules_text(env))
+            print_fn(menu(moves))
+            continue
+        if not words:
+            print_fn(f"  Type a move from the list (e.g. '{view.example}'), '?' for the "
+                     "rules or 'q' to quit.")
+            continue
+        move = read_move(text, moves)
+        if isinstance(move, str):
+            print_fn(f"  Not a move: {move}.")
+            print_fn("  " + menu(moves))
+            continue
+        return move.action
+
+
+# ---------------------------------------------------------------- players
+
+
+def _agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
+    """One spec per computer seat: ``agent`` is one spec for all of them or, as a sequence
+    or a comma list, one per seat in seat order."""
+    if isinstance(agent, str):
+        specs: list[Any] = [a.strip() for a in agent.split(",")]
+    elif isinstance(agent, (list, tuple)):
+        specs = list(agent)
+    else:
+        specs = [agent]
+    if len(specs) == 1:
+        specs *= len(seats)
+    if len(specs) != len(seats):
+        raise PlayError(f"argument --agent: give one player for every computer seat or one "
+                        f"per computer seat ({len(seats)}: seats "
+                        f"{', '.join(map(str, seats))}), got {len(specs)}")
+    return specs
+
+
+def label_of(player: Any) -> str:
+    name = getattr(player, "name", None)
+    return str(name) if name else type(player).__name__
+
+
+def resolve(game: str, specs: Sequence[Any], num_players: int) -> list[Any]:
+    """Players for every seat (``vecgames.policies.protocol.resolve_players``): a bad name
+    or checkpoint is a :class:`PlayError` naming ``--agent``."""
+    try:
+        from ..policies.protocol import resolve_players
+    except ImportError:  # STAND-IN until the player protocol lands
+        resolve_players = _standin_resolve  # type: ignore[assignment]
+    try:
+        return list(resolve_players(game, list(specs), num_players))
+    except (ValueError, TypeError) as exc:
+        raise PlayError(f"argument --agent: {exc}") from None
+
+
+class _StandIn:
+    """STAND-IN for BuiltinPlayer until vecgames.policies.builtin lands."""
+
+    def __init__(self, game: str, name: str):
+        import importlib
+
+        self.module = importlib.import_module(f"vecgames.policies.{game}")
+        self.game, self.name, self.code = game, name, self.module.POLICIES.index(name)
+
+    def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
+        if self.game == "liars_dice":
+            return self.module.env_actions(env, self.name)
+        out = self.module.policy_action(self.code, env.state, 0, env.rules)
+        if self.game != "holdem":
+            return np.array([out])
+        kind, amount = out
+        if kind < 2:
+            return np.array([kind])
+        from ..games.holdem.observe import discrete_to_amount
+
+        legal = np.flatnonzero(env.action_mask[0][2:]) + 2
+        amounts = [discrete_to_amount(env.state, 0, env.rules, int(a), env.fractions)[1]
+                   for a in legal]
+        if not len(legal):
+            return np.array([1])
+        return np.array([legal[int(np.argmin(np.abs(np.array(amounts) - amount)))]])
+
+
+def _standin_resolve(game: str, specs: Any, num_players: int) -> list[Any]:
+    import importlib
+
+    names = importlib.import_module(f"vecgames.policies.{game}").POLICIES
+    out = []
+    for spec in specs:
+        if isinstance(spec, str):
+            if spec not in names:
+                raise ValueError(f"unknown player {spec!r}; the built-in players of {game}: "
+                                 f"{', '.join(names)}")
+            out.append(_StandIn(game, spec))
+        else:
+            out.append(spec)
+    return out
+
+
+def env_options(game: str, players: Sequence[Any]) -> dict[str, Any]:
+    """The env keywords the players need (their ``env_options``); they must agree."""
+    options: dict[str, Any] = {}
+    owner: dict[str, str] = {}
+    for player in players:
+        theirs = getattr(player, "env_options", None) or {}
+        for key, value in dict(theirs).items():
+            if key in options and options[key] != value:
+                raise PlayError(f"argument --agent: {label_of(player)} needs {key}={value!r} "
+                                f"and {owner[key]} needs {key}={options[key]!r}; one table "
+                                f"computes one observation")
+            options[key], owner[key] = value, label_of(player)
+    return options
+
+
+def check_fits(game: str, env: Any, players: Sequence[Any]) -> None:
+    for player in players:
+        theirs = getattr(player, "game", None)
+        if theirs is not None and theirs != game:
+            raise PlayError(f"argument --agent: {label_of(player)} plays {theirs}, not {game}")
+        dim = getattr(player, "obs_dim", None)
+        if dim is not None and int(dim) != env.obs_dim:
+            raise PlayError(f"argument --agent: {label_of(player)} takes observations of "
+                            f"{dim} values; {game} with these rules has {env.obs_dim}")
+
+
+def act(player: Any, env: Any, obs: np.ndarray, mask: np.ndarray) -> int | tuple[int, int]:
+    """One action of ``player`` for env 0 (``act_env`` when it has one): an action id, or
+    for a Hold'em built-in an exact (kind, raise-to) pair for ``env.step_amounts``."""
+    rows = np.zeros(1, np.int64)
+    if callable(getattr(player, "act_env", None)):
+        out = player.act_env(env, rows)
+    else:
+        out = player(np.array(obs[:1], np.float32), np.array(mask[:1], np.bool_))
+    if hasattr(out, "detach"):  # a torch tensor
+        out = out.detach().cpu().numpy()
+    out = np.asarray(out)
+    if out.ndim == 2:
+        return int(out[0, 0]), int(out[0, 1])
+    return int(out.reshape(-1)[0])
+
+
+def step(env: Any, action: int | tuple[int, int], label: str) -> tuple[Any, ...]:
+    """``env.step`` of env 0's action (``step_amounts`` for an exact pair); an illegal action
+    is the player's fault: a :class:`PlayError` naming it."""
+    try:
+        if isinstance(action, tuple):
+            return env.step_amounts(np.array([action[0]]), np.array([action[1]]))
+        if not (0 <= action < env.num_actions and env.action_mask[0, action]):
+            raise ValueError(f"action {action} is illegal (legal: "
+                             f"{np.flatnonzero(env.action_mask[0]).tolist()})")
+        return env.step(np.array([action]))
+    except ValueError as exc:
+        raise PlayError(f"{label}: {exc}", code=1) from None
+
+
+# ---------------------------------------------------------------- the match
+
+
+@dataclass
+class MatchResult:
+    """How a match ended: ``finished``, ``quit`` (the person left) or ``truncated`` (a game
+    hit the env's step cap); each seat's summed rewards over the games played."""
+
+    status: str
+    totals: list[float]
+    games: int = 0
+    seed: int = 0
+    labels: list[str] = field(default_factory=list)
+
+
+class Match:
+    """One match of ``games`` games at one table; :meth:`run` plays it."""
+
+    def __init__(self, view: View, seat: int = 0, agent: str | Sequence[Any] | None = None,
+                 seed: int | None = None, games: int = 1, watch: bool = False,
+                 delay: float = 0.0, input_fn: Callable[[str], str] = input,
+                 print_fn: Callable[[str], Any] = print,
+                 sleep_fn: Callable[[float], Any] = time.sleep, **options: Any):
+        from ..core.registry import make
+        from ..policies.human import HumanPlayer
+
+        self.view = view
+        self.watch = check_bool(watch, "watch")
+        self.games = check_int(games, "games", 1, 10_000)
+        self.delay = check_delay(delay)
+        self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
+        check_io(input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
+        self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
+        probe = make(view.game, num_envs=1, seed=0, **options)  # checks the rule options
+        n = probe.num_players
+        self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
+        computers = [p for p in range(n) if p != self.seat]
+        specs = _agent_list(view.default_agent if agent is None else agent, computers)
+        human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
+        by_seat = dict(zip(computers, specs, strict=True))
+        self.players = resolve(view.game, [human if p == self.seat else by_seat[p]
+                                           for p in range(n)], n)
+        self.env: Any = make(view.game, num_envs=1, seed=self.seed,
+                        **env_options(view.game, self.players), **options)
+        check_fits(view.game, self.env, self.players)
+        self.labels = ["you" if p == self.seat else label_of(pl)
+                       for p, pl in enumerate(self.players)]
+
+    def say(self, text: str = "") -> None:
+        self.print_fn(text)
+
+    def seat_label(self, p: int) -> str:
+        return f"seat {p} ({self.labels[p]})"
+
+    def line_up(self) -> str:
+        seats = "; ".join(self.seat_label(p) for p in range(len(self.players)))
+        if self.seat is None:
+            return f"Watching (spectator mode, every card shown): {seats}. Seed {self.seed}."
+        return f"You are seat {self.seat}. {seats}. Seed {self.seed}."
+
+    def run(self) -> MatchResult:
+        env, view = self.env, self.view
+        n = env.num_players
+        self.say(view.rules_text(env))
+        self.say(self.line_up())
+        obs, info = env.reset()
+        result = MatchResult("finished", [0.0] * n, 0, self.seed, list(self.labels))
+        game_reward = np.zeros(n)
+        self._header(1)
+        while True:
+            p = int(info["current_player"][0])
+            before = row_state(env.state, 0)
+            try:
+                action = act(self.players[p], env, obs, info["action_mask"])
+            except Quit:
+                result.status = "quit"
+                self._final(result)
+                return result
+            obs, reward, terminated, truncated, info = step(env, action, self.seat_label(p))
+            done = bool(terminated[0] or truncated[0])
+            game_reward += reward[0, :n]
+            after = row_state(env.state, 0)
+            told = view.narrate(before, after, env, action, reward[0, :n], done)
+            for line in told:
+                self.say(line)
+            if self.delay and p != self.seat:  # let people follow the computer's moves
+                self.sleep_fn(self.delay)
+            if not done:
+                if told and self.seat is None:  # a spectator sees the table after each move
+                    self.say(view.table(after, env, None))
+                continue
+            self.say(view.game_over(before, env, action, game_reward, self.seat,
+                                    bool(truncated[0] and not terminated[0])))
+            result.totals = [t + float(g) for t, g in zip(result.totals, game_reward,
+                                                          strict=True)]
+            result.games += 1
+            game_reward[:] = 0
+            if truncated[0] and not terminated[0]:
+                result.status = "truncated"
+            if result.games == self.games:
+                self._final(result)
+                return result
+            self._header(result.games + 1)
+
+    def _header(self, number: int) -> None:
+        self.say()
+        self.say(f"=== {self.view.title}: game {number}/{self.games} ===")
+        if self.seat is None:
+            self.say(self.view.table(row_state(self.env.state, 0), self.env, None))
+
+    def _final(self, result: MatchResult) -> None:
+        title = {"finished": "Match over", "quit": "Match abandoned",
+                 "truncated": "Match over (a game was cut at the step limit)"}[result.status]
+        self.say()
+        self.say(f"=== {title}: {result.games} of {self.games} game(s) played ===")
+        if not result.games:
+            return
+        width = max(len(self.seat_label(p)) for p in range(len(result.totals)))
+        for p, total in enumerate(result.totals):
+            self.say(f"  {self.seat_label(p):<{width}}  {total:+g}")
+
+
+# ---------------------------------------------------------------- the command
+
+
+def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
+    from ..cli import Parser
+
+    p = Parser(prog=prog, description=f"Play {view.title} in the terminal against the "
+               "computer, or watch the computer play every seat (--watch). Type a move's "
+               "short name, '?' for the rules, 'q' to quit.")
+    p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    p.add_argument("--players", type=int, help="players at the table, you included (default: "
+                   "the game's)")
+    p.add_argument("--agent", default=view.default_agent, metavar="SPEC[,SPEC...]",
+                   help=f"the computer's players: a built-in name (`vecgames list`) or a "
+                        f"checkpoint path, for every computer seat or one per computer seat "
+                        f"in seat order (default {view.default_agent})")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                   help="any rule option of the game (repeatable; `vecgames list`)")
+    p.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
+    p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
+    p.add_argument("--watch", action="store_true",
+                   help="spectator mode: the computer plays every seat and the whole table is "
+                        "printed after each move (--seat is ignored)")
+    p.add_argument("--delay", type=float, default=0.0,
+                   help="seconds to wait after each computer move (default 0)")
+    return p
+
+
+def main(view: View, argv: list[str] | None = None,
+         input_fn: Callable[[str], str] = input, print_fn: Callable[[str], Any] = print,
+         sleep_fn: Callable[[float], Any] = time.sleep) -> int:
+    """Run ``vecgames play GAME``; returns the exit code (0 played or quit, 1 failure,
+    2 usage error, 130 interrupted)."""
+    import importlib
+
+    from ..cli import CLIError, flagged, parse_rule
+
+    prog = f"vecgames play {view.game}"
+    try:
+        args = build_parser(view, prog).parse_args(argv)
+    except SystemExit as exc:  # --help, argparse usage errors
+        return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    flags = {"seat": "--seat", "num_players": "--players", "games": "--games",
+             "seed": "--seed", "delay": "--delay", "agent": "--agent"}
+    try:  # the options and the players are checked before anything is played
+        defaults = importlib.import_module(f"vecgames.games.{view.game}.rules").DEFAULT_OPTIONS
+        options = dict(parse_rule(text, defaults) for text in args.rule)
+        if args.players is not None:
+            if "num_players" in options:
+                raise CLIError("argument --players: given twice (--players and --rule "
+                               "num_players)")
+            options["num_players"] = args.players
+        match = Match(view, seat=args.seat, agent=args.agent, seed=args.seed, games=args.games,
+                      watch=args.watch, delay=args.delay, input_fn=input_fn,
+                      print_fn=print_fn, sleep_fn=sleep_fn, **options)
+    except PlayError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return exc.code
+    except (CLIError, ValueError, TypeError) as exc:
+        print(f"{prog}: error: {flagged(exc, flags)}", file=sys.stderr)
+        return 2
+    try:
+        match.run()
+    except KeyboardInterrupt:
+        print_fn("\nInterrupted.")
+        return 130
+    except PlayError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return exc.code
+    return 0
