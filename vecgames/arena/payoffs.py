@@ -22,17 +22,17 @@ import numpy as np
 import pandas as pd
 
 
-def _chips(df: pd.DataFrame, n: int) -> np.ndarray:
+def _chips(df: pd.DataFrame, n: int, rules: Mapping[str, Any]) -> np.ndarray:
     return np.stack([df[f"chips_{p}"].to_numpy(np.float64) for p in range(n)], axis=1)
 
 
-def _holdem(df: pd.DataFrame, n: int) -> np.ndarray:
-    return _chips(df, n) * (100.0 / float(df.attrs["rules"]["big_blind"]))
+def _holdem(df: pd.DataFrame, n: int, rules: Mapping[str, Any]) -> np.ndarray:
+    return _chips(df, n, rules) * (100.0 / float(rules["big_blind"]))
 
 
-def _liars_dice(df: pd.DataFrame, n: int) -> np.ndarray:
+def _liars_dice(df: pd.DataFrame, n: int, rules: Mapping[str, Any]) -> np.ndarray:
     """Per-round rows (``num_rounds`` per match, in match order) summed into match points."""
-    rounds = int(df.attrs["rules"]["num_rounds"])
+    rounds = int(rules["num_rounds"])
     loser = df["loser"].to_numpy(np.int64).reshape(-1, rounds)
     lost = loser[:, :, None] == np.arange(n)  # [match, round, seat]
     played = (loser >= 0)[:, :, None]
@@ -40,16 +40,17 @@ def _liars_dice(df: pd.DataFrame, n: int) -> np.ndarray:
     return points.sum(axis=1)
 
 
-def _hanabi(df: pd.DataFrame, n: int) -> np.ndarray:
+def _hanabi(df: pd.DataFrame, n: int, rules: Mapping[str, Any]) -> np.ndarray:
     score = df["score"].to_numpy(np.float64)
     return np.repeat(score[:, None], n, axis=1)
 
 
-def _dayaoguai(df: pd.DataFrame, n: int) -> np.ndarray:
+def _dayaoguai(df: pd.DataFrame, n: int, rules: Mapping[str, Any]) -> np.ndarray:
     return np.stack([df[f"beans_{p}"].to_numpy(np.float64) for p in range(n)], axis=1)
 
 
-PAYOFFS: dict[str, tuple[str, Callable[[pd.DataFrame, int], np.ndarray]]] = {
+Payoffs = Callable[[pd.DataFrame, int, Mapping[str, Any]], np.ndarray]
+PAYOFFS: dict[str, tuple[str, Payoffs]] = {
     "zhajinhua": ("chips", _chips),
     "holdem": ("bb/100", _holdem),
     "liars_dice": ("points", _liars_dice),
@@ -67,7 +68,12 @@ def unit_of(game: str) -> str:
 def seat_payoffs(game: str, df: pd.DataFrame, num_seats: int) -> np.ndarray:
     """``[games, num_seats]`` float64 payoffs of a per-game ``simulate`` frame (the same
     columns whether the kernels or ``play_games`` played it)."""
-    return PAYOFFS[game][1](df, num_seats)
+    attrs = df.attrs
+    df.attrs = {}  # else pandas deep-copies the attrs into every column taken (ms each)
+    try:
+        return PAYOFFS[game][1](df, num_seats, attrs.get("rules", {}))
+    finally:
+        df.attrs = attrs
 
 
 def no_duplicate_reason(game: str, rules: Mapping[str, Any]) -> str | None:
