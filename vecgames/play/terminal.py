@@ -141,13 +141,12 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
     """Show env i from its acting seat's side, list the legal moves and read one; re-asks on
     anything else without touching the game. Raises :class:`Quit` on 'q' or end of input."""
     s = row_state(env.state, i)
-    seat = int(env.current_player[i])
-    print_fn(view.table(s, env, seat))
     moves = view.moves(s, env, env.action_mask[i])
     legal = [m for m in moves if m.legal]
     if len(legal) == 1:  # nothing to decide: not worth a prompt
         print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
         return legal[0].action
+    print_fn(view.table(s, env, int(env.current_player[i])))
     print_fn(menu(moves))
     while True:
         try:
