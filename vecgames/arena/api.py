@@ -4,6 +4,7 @@ for cooperative Hanabi, self-play and cross-play tables)."""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -16,7 +17,12 @@ from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int, check_list
 from .matches import MatchJob, play_match
 from .payoffs import COOPERATIVE, no_duplicate_reason, unit_of
-from .players import Entrant, resolve_entrants
+from .players import (
+    Entrant,
+    check_tables,
+    players_rule_options,
+    resolve_entrants,
+)
 from .result import ArenaResult
 from .schedule import (
     MAX_ASSIGNMENTS,
@@ -68,6 +74,9 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     reserved = sorted(RESERVED & set(options))
     if reserved:
         raise ValueError(f"the arena sets {reserved} itself; give players and num_games")
+    entrants = resolve_entrants(game, specs)
+    rule_keys = importlib.import_module(f"vecgames.games.{game}.rules").DEFAULT_OPTIONS
+    options.update(players_rule_options(game, entrants, options, rule_keys))
     rules = module.plan(1, "random", seed, **options).params["rules"]  # checks the options
     reason = no_duplicate_reason(game, {"num_rounds": getattr(rules, "num_rounds", 1)})
     if duplicate is None:
@@ -76,7 +85,6 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
         raise ValueError(f"duplicate=True is not possible here: {reason}")
     show = show_progress(progress)
     seats = int(rules.num_players)
-    entrants = resolve_entrants(game, specs)
     schedule = _schedule(game, len(entrants), seats)
     if len(schedule) * num_games > MAX_GAMES:
         raise ValueError(f"{len(schedule):,} seat assignments x {num_games:,} games exceed "
@@ -84,6 +92,7 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     jobs = [MatchJob(game, tuple(entrants[p] for p in seat_players), seed,
                      first_deal(a, num_games, duplicate), num_games, dict(options))
             for a, seat_players in enumerate(schedule)]
+    check_tables(game, [job.seats for job in jobs], options)
     if backend == "ray":
         from .ray import play_matches_ray
 
@@ -147,8 +156,7 @@ def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
         perfect = scores >= 25
         return ArenaResult(ci_unit="game", **common,
                            selfplay=selfplay_table(scores, perfect, assignment, labels),
-                           crossplay=crossplay_table(scores, assignment, schedule, labels)
-                           if len(labels) > 1 else None)
+                           crossplay=crossplay_table(scores, assignment, schedule, labels))
     pairwise = pairwise_table(per_player, deals, labels, unit)
     return ArenaResult(ci_unit="deal" if duplicate else "game", **common,
                        pairwise=pairwise, ratings=ratings_table(pairwise, per_player, labels))

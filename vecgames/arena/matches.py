@@ -14,7 +14,7 @@ import numpy as np
 from ..core.registry import simulation_module
 from ..core.simulation import even_bounds
 from .payoffs import seat_payoffs
-from .players import Entrant
+from .players import Entrant, seat_spec
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,6 @@ def play_match(job: MatchJob) -> np.ndarray:
     else:
         from ..policies.run import play_games
 
-        players = [seat.player if seat.builtin is None else seat.builtin for seat in job.seats]
-        df = play_games(job.game, players, job.num_games, seed=job.seed,
-                        first_game=job.first_game, progress=False, **job.options)
+        df = play_games(job.game, [seat_spec(seat) for seat in job.seats], job.num_games,
+                        seed=job.seed, first_game=job.first_game, progress=False, **job.options)
     return seat_payoffs(job.game, df, n)

@@ -47,6 +47,41 @@ def _entrant(game: str, spec: Any, names: dict[str, str]) -> Entrant:
     return Entrant(default_label(player), None, player)
 
 
+def seat_spec(entrant: Entrant) -> Any:
+    """What ``play_games`` seats for the entrant: its built-in name or its Player."""
+    return entrant.builtin if entrant.builtin is not None else entrant.player
+
+
+def players_rule_options(game: str, entrants: list[Entrant], options: dict[str, Any],
+                         rule_keys: Any) -> dict[str, Any]:
+    """The rule options (among ``rule_keys``) that the non-built-in players need and the call
+    does not set, e.g. a checkpoint's ``num_players``: every table of the arena uses them. A
+    player of another game, or two players needing different values, is a ValueError."""
+    others = [e.player for e in entrants if e.builtin is None]
+    if not others:
+        return {}
+    from ..policies.run import merged_env_options
+
+    merged = merged_env_options(game, others, options)
+    return {key: value for key, value in merged.items()
+            if key not in options and key in rule_keys}
+
+
+def check_tables(game: str, tables: list[tuple[Entrant, ...]], options: dict[str, Any]) -> None:
+    """Check every table that ``play_games`` will play (its players fit the game, the env and
+    each other) before any game of the arena starts; each set of players once."""
+    mixed = {frozenset(map(id, seats)): seats for seats in tables
+             if any(e.builtin is None for e in seats)}
+    if not mixed:
+        return
+    from ..core.registry import make
+    from ..policies.run import Table
+
+    for seats in mixed.values():
+        table = Table(game, [seat_spec(e) for e in seats], options)
+        table.check_env(make(game, num_envs=1, **table.env_options))
+
+
 def _unique(labels: list[str]) -> list[str]:
     """The labels, a repeated one suffixed ``#2``, ``#3``... in order."""
     seen: dict[str, int] = {}

@@ -26,7 +26,8 @@ class ArenaResult:
       payoff over its seats; NaN when it did not sit).
     - Hanabi: ``selfplay`` (``player, games, mean, ci_low, ci_high, perfect_rate``) and
       ``crossplay`` (``player, partner, games, mean, ci_low, ci_high``: the player in one seat,
-      the partner in all others); ``pairwise`` and ``ratings`` are None.
+      the partner in all others; empty with one player); ``pairwise`` and ``ratings`` are
+      None.
     """
 
     game: str
