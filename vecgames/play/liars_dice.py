@@ -49,7 +49,7 @@ from ..games.liars_dice.bids import (
 from ..games.liars_dice.env import LiarsDiceEnv
 from ..games.liars_dice.rules import make_rules, rules_to_options
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
-from .terminal import QUIT_WORDS, PlayError, check_delay, check_io
+from .terminal import QUIT_WORDS, PlayError, agent_list, check_delay, check_io
 from .terminal import ordinal as _ordinal
 
 PROG = "vecgames play liars-dice"
@@ -209,16 +209,7 @@ def load_opponents(agent: str | Sequence[str], seats: Sequence[int], num_players
     """The agent of each computer seat in ``seats``: ``agent`` names one for all of them (a
     baseline policy or a checkpoint path) or, as a list or a comma list, one per seat in seat
     order. Checkpoints at one table must share their observation (the env computes one)."""
-    if isinstance(agent, str):
-        names: list[Any] = [n.strip() for n in agent.split(",")]
-    else:
-        names = list(agent) if isinstance(agent, (list, tuple)) else [agent]
-    if len(names) == 1:
-        names *= len(seats)
-    if len(names) != len(seats):
-        raise PlayError(f"argument --agent: give one agent for every computer seat or one per "
-                        f"computer seat ({len(seats)}: seats "
-                        f"{', '.join(map(str, seats))}), got {len(names)}")
+    names = agent_list(agent, seats)
     loaded: dict[str, Any] = {}  # a checkpoint named twice is loaded once
     agents = {}
     for p, name in zip(seats, names, strict=True):

@@ -178,7 +178,7 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
 # ---------------------------------------------------------------- players
 
 
-def _agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
+def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
     """One spec per computer seat: ``agent`` is one spec for all of them or, as a sequence
     or a comma list, one per seat in seat order."""
     if isinstance(agent, str):
@@ -351,7 +351,7 @@ class Match:
         n = probe.num_players
         self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
         computers = [p for p in range(n) if p != self.seat]
-        specs = _agent_list(view.default_agent if agent is None else agent, computers)
+        specs = agent_list(view.default_agent if agent is None else agent, computers)
         human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
         by_seat = dict(zip(computers, specs, strict=True))
         self.players = resolve(view.game, [human if p == self.seat else by_seat[p]
