@@ -440,6 +440,7 @@ def save_checkpoint(path: Path, net: ActorCritic, opt: torch.optim.Optimizer, cf
     tensors and plain data (see ``runs.save_checkpoint``)."""
     runs.save_checkpoint(path, {
         "model": net.state_dict(), "optimizer": opt.state_dict(), "config": asdict(cfg),
+        "game": GAME, "env_options": {**cfg.rule_options(), "obs": "jaxmarl"},
         "iteration": iteration, "env_steps": env_steps, "obs_dim": net.obs_dim,
         "num_actions": net.num_actions, **(state or {})})
 

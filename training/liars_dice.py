@@ -574,8 +574,9 @@ def save_checkpoint(path: Path, online: QNetwork, target: QNetwork, opt: torch.o
     tensors and plain data (see ``runs.save_checkpoint``)."""
     runs.save_checkpoint(path, {
         "model": online.state_dict(), "target": target.state_dict(),
-        "optimizer": opt.state_dict(), "config": asdict(cfg), "iteration": iteration,
-        "updates": updates, "obs_dim": online.obs_dim, "num_actions": online.num_actions,
+        "optimizer": opt.state_dict(), "config": asdict(cfg), "game": cfg.game,
+        "iteration": iteration, "updates": updates, "obs_dim": online.obs_dim,
+        "num_actions": online.num_actions,
         "env_options": cfg.env_options(), **(state or {})})
 
 

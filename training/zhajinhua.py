@@ -470,6 +470,7 @@ def save_checkpoint(path: Path, net: PolicyNet, opt: torch.optim.Optimizer, cfg:
     restores), as tensors and plain data (see ``runs.save_checkpoint``)."""
     runs.save_checkpoint(path, {
         "model": net.state_dict(), "optimizer": opt.state_dict(), "config": asdict(cfg),
+        "game": cfg.game, "env_options": {"num_players": cfg.players, **cfg.env_options},
         "iteration": iteration, "obs_dim": net.trunk[0].in_features,
         "num_actions": net.pi.out_features, **(state or {})})
 

@@ -12,9 +12,11 @@ from .adapters import register_gymnasium_ids
 from .arena import ArenaResult, arena
 from .core import VecEnv, format_cards, make, parse_cards, simulate
 from .core.registry import GameInfo, list_games, players
+from .policies.checkpoint import load_player
+from .policies.protocol import Player
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
-__all__ = ["ArenaResult", "GameInfo", "VecEnv", "__version__", "arena", "format_cards", "games",
-           "list_games", "make", "parse_cards", "players", "simulate"]
+__all__ = ["ArenaResult", "GameInfo", "Player", "VecEnv", "__version__", "arena", "format_cards",
+           "games", "list_games", "load_player", "make", "parse_cards", "players", "simulate"]
 
 register_gymnasium_ids()  # gymnasium.make("vecgames/Holdem-v0"); never imports Gymnasium

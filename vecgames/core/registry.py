@@ -145,12 +145,18 @@ def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
 
 
 def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
-             backend: str = "local", progress: bool | None = None,
+             backend: str = "local", progress: bool | None = None, players: Any = None,
              **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games of ``name`` inside the kernels.
 
     ``policy``: a player name for every seat or one per seat (``list_games()`` lists them);
     None: the game's default player (``default_policy(name)``).
+    ``players`` (instead of ``policy``): one player for every seat or one per seat, of any
+    kind (a built-in name, a checkpoint path, a Player or a plain callable ``(obs,
+    action_mask) -> actions``; see ``vecgames.policies.protocol``). Built-in players only:
+    the same in-kernel run as ``policy``; any other mix plays through batched ``env.step``
+    (``vecgames.policies.run.play_games``) and gives the same table. ``attrs["players"]``
+    holds the seat labels.
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
     ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
     ``vecgames.games.<name>.simulate``.
@@ -164,6 +170,22 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     from .simulation import numba_threads, run_with_progress, show_progress
 
     show = show_progress(progress)
+    if players is not None:
+        if policy is not None:
+            raise ValueError("give policy or players, not both (players takes built-in names "
+                             "too)")
+        from ..policies.run import builtin_policy, play_games
+
+        policy = builtin_policy(name, players)
+        if policy is None:
+            if backend != "local":
+                raise ValueError("backend='ray' plays built-in players only; Python, torch "
+                                 "and checkpoint players need backend='local'")
+            return play_games(name, players, num_games, seed=seed, progress=show, **options)
+        df = simulate(name, num_games, policy=policy, seed=seed, backend=backend,
+                      progress=show, **options)
+        df.attrs["players"] = seat_names(name, policy, options)
+        return df
     if policy is None:
         policy = default_policy(name)
     if not isinstance(backend, str) or backend not in ("local", "ray"):
@@ -180,3 +202,12 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     job = module.plan(num_games, policy, seed, **options)
     with numba_threads(num_threads):
         return module.frame(job, run_with_progress(module.run, job, True, UNITS.get(name, "games")))
+
+
+def seat_names(name: str, policy: Any, options: dict[str, Any]) -> list[str]:
+    """Built-in ``policy`` (one name or one per seat) as one label per seat."""
+    if not isinstance(policy, str):
+        return list(policy)
+    rules = importlib.import_module(GAMES[name][0] + ".rules")
+    count = options.get("num_players", rules.DEFAULT_OPTIONS["num_players"])
+    return [policy] * int(count)

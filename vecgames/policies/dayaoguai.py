@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from ..core.bits import lowest_bit, pick_set_bit, popcount
 from ..core.jit import jit
@@ -119,3 +120,11 @@ def policy_action(policy, s, i, r):
     if policy == SHED:
         return shed(s, i, r)
     return random_legal(s, i, r)
+
+
+@jit(parallel=True)
+def rows_actions_kernel(s, r, policy, rows, out):
+    """``out[k]`` = the action of built-in ``policy`` for the player to act in env ``rows[k]``,
+    drawn from that env's stream as in ``simulate`` (``BuiltinPlayer.act_env``)."""
+    for k in prange(rows.shape[0]):
+        out[k] = policy_action(policy, s, rows[k], r)

@@ -13,6 +13,8 @@
 
 from __future__ import annotations
 
+from numba import prange
+
 from ..core.bits import lowest_bit
 from ..core.jit import jit
 from ..games.hanabi.rules import (
@@ -82,3 +84,11 @@ def policy_action(policy, s, i, r):
     if policy == RULES:
         return rule_based(s, i, r)
     return random_legal(s, i, r)
+
+
+@jit(parallel=True)
+def rows_actions_kernel(s, r, policy, rows, out):
+    """``out[k]`` = the action of built-in ``policy`` for the player to act in env ``rows[k]``,
+    drawn from that env's stream as in ``simulate`` (``BuiltinPlayer.act_env``)."""
+    for k in prange(rows.shape[0]):
+        out[k] = policy_action(policy, s, rows[k], r)

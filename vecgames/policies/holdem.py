@@ -22,10 +22,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from numba import prange
 
 from ..core.jit import jit
 from ..core.rng import below, high32, next_u64
 from ..core.simulation import resolve_policies
+from ..games.holdem.observe import discrete_to_amount
 from ..games.holdem.rules import (
     BET,
     CALL,
@@ -183,3 +185,20 @@ def policy_action(policy, s, i, r):
             return RAISE, lo + below(next_u64(s.rng, i), hi - lo + 1)
         return RAISE, lo + np.int64(RAISE_FRACTION * (hi - lo))
     return CALL, 0
+
+
+@jit(parallel=True)
+def rows_actions_kernel(s, r, policy, rows, out):
+    """``out[k]`` = (kind, raise-to amount) of built-in ``policy`` for the player to act in env
+    ``rows[k]``, drawn from that env's stream as in ``simulate`` (``BuiltinPlayer.act_env``)."""
+    for k in prange(rows.shape[0]):
+        out[k, 0], out[k, 1] = policy_action(policy, s, rows[k], r)
+
+
+@jit(parallel=True)
+def exact_actions_kernel(s, r, fractions, actions, kinds, amounts):
+    """The env's discrete ``actions`` as (kind, amount) where given; ``WAIT`` rows keep theirs
+    (``play_games`` steps a table mixing discrete and exact players with ``step_amounts``)."""
+    for i in prange(actions.shape[0]):
+        if actions[i] >= 0:
+            kinds[i], amounts[i] = discrete_to_amount(s, i, r, actions[i], fractions)

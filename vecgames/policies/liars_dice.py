@@ -89,3 +89,11 @@ def env_actions(env: Any, policy: str = "heuristic",
     _actions_kernel(env.state, env.rules, POLICIES.index(policy), check_threshold(threshold),
                     out)
     return out
+
+
+@jit(parallel=True)
+def rows_actions_kernel(s, r, policy, threshold, rows, out):
+    """``out[k]`` = the action of built-in ``policy`` for the player to act in env ``rows[k]``,
+    drawn from that env's stream as in ``simulate`` (``BuiltinPlayer.act_env``)."""
+    for k in prange(rows.shape[0]):
+        out[k] = policy_action(policy, s, rows[k], r, threshold)

@@ -9,6 +9,8 @@
 
 from __future__ import annotations
 
+from numba import prange
+
 from ..core.bits import kth_set_bit, lowest_bit, popcount
 from ..core.jit import jit
 from ..core.rng import below, next_u64
@@ -112,3 +114,11 @@ def heuristic_actions(s, r, out):
     against it in a VecEnv; it draws nothing from the env's streams)."""
     for i in range(out.shape[0]):
         out[i] = heuristic(s, i, r)
+
+
+@jit(parallel=True)
+def rows_actions_kernel(s, r, policy, rows, out):
+    """``out[k]`` = the action of built-in ``policy`` for the player to act in env ``rows[k]``,
+    drawn from that env's stream as in ``simulate`` (``BuiltinPlayer.act_env``)."""
+    for k in prange(rows.shape[0]):
+        out[k] = policy_action(policy, s, rows[k], r)

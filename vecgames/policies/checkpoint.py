@@ -1,0 +1,173 @@
+"""``vecgames.load_player``: a trainer's checkpoint as a player.
+
+Every vecgames trainer writes checkpoints that ``training/runs.py`` reads back with
+``torch.load(weights_only=True)`` (a file holding anything but tensors and plain data is
+refused before any of its code runs). torch is imported here only when a checkpoint is loaded,
+so ``import vecgames`` stays lean.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..core.registry import GAMES
+from ..core.validation import check_bool
+
+# Env keywords a checkpoint may record that are not the player's to impose: how many rounds
+# a Liar's Dice match has, and the observers of Hanabi's env (the runner's).
+NOT_NEEDED = frozenset({"num_rounds", "observers"})
+# Config keys that only Hanabi's trainer wrote (its checkpoints had no "game" key before).
+HANABI_KEYS = frozenset({"end", "discard_at_max", "hint_target"})
+
+
+class CheckpointPlayer:
+    """A trained network as a player: ``player(obs, action_mask)`` returns the argmax of the
+    masked logits (Liar's Dice: Q values), or with ``greedy=False`` a draw from their softmax
+    with the player's own ``torch.Generator`` (seeded by ``seed``).
+
+    Attributes: ``game``, ``obs_dim``, ``num_actions``, ``env_options`` (the env keywords it
+    was trained with and needs: seats, observation layout...), ``name`` (from the file name),
+    ``path``, ``greedy``, ``net`` (the torch module) and ``device``."""
+
+    def __init__(self, net: Any, scores: Callable[[Any, Any, Any], Any], *, game: str,
+                 obs_dim: int, num_actions: int, env_options: dict[str, Any], path: Path,
+                 device: Any, greedy: bool = True, seed: int = 0):
+        import torch
+
+        self.net = net.to(device).eval()
+        self._scores = scores
+        self.game, self.obs_dim, self.num_actions = game, obs_dim, num_actions
+        self.env_options = env_options
+        self.path = path
+        self.name = label_of(path)
+        self.device = device
+        self.greedy = greedy
+        self.generator = torch.Generator(device=device)
+        self.generator.manual_seed(seed)
+
+    def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        import torch
+
+        with torch.inference_mode():
+            o = torch.as_tensor(np.ascontiguousarray(obs, dtype=np.float32), device=self.device)
+            m = torch.as_tensor(np.ascontiguousarray(action_mask, dtype=np.bool_),
+                                device=self.device)
+            scores = self._scores(self.net, o, m)
+            if self.greedy:
+                actions = scores.argmax(-1)
+            else:
+                actions = torch.multinomial(torch.softmax(scores, -1), 1,
+                                            generator=self.generator).squeeze(-1)
+        return actions.cpu().numpy().astype(np.int64)
+
+    def __repr__(self) -> str:
+        return f"CheckpointPlayer({self.game!r}, {os.fspath(self.path)!r})"
+
+
+def label_of(path: Path) -> str:
+    """The file stem; a run's ``final``/``iter_*`` checkpoints also name their run folder."""
+    stem = path.stem
+    if (stem == "final" or stem.startswith("iter_")) and path.parent.name:
+        parent = path.parent.parent if path.parent.name == "checkpoints" else path.parent
+        return f"{parent.name}/{stem}"
+    return stem
+
+
+def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = True,
+                seed: int = 0) -> CheckpointPlayer:
+    """The player stored in a checkpoint written by any vecgames trainer (Zha Jin Hua, both
+    recipes; Hold'em; Liar's Dice, either head; Hanabi; Da Yaoguai).
+
+    Safe loading: a file holding objects other than tensors and plain data is refused with a
+    ValueError before any of its code runs. A checkpoint without a ``game`` key (written before
+    issue 23) is recognised by its config, or refused with a clear message.
+    """
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path must be a str or path, got {type(path).__name__}")
+    greedy = check_bool(greedy, "greedy")
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be an int, got {type(seed).__name__}")
+    file = Path(path)
+    if not file.is_file():
+        raise ValueError(f"no checkpoint file at {os.fspath(path)!r}")
+    from vecgames.torch_bridge import resolve_device
+    from vecgames.training import runs
+
+    dev = resolve_device(device)
+    ckpt = runs.load_checkpoint(file, dev)
+    game = checkpoint_game(ckpt, file)
+    cfg = ckpt.get("config") or {}
+    net, scores = BUILDERS[game](ckpt, cfg)
+    net.load_state_dict(ckpt["model"])
+    options = ckpt.get("env_options")
+    if not isinstance(options, dict):
+        options = config_env_options(game, cfg)
+    env_options = {k: v for k, v in options.items() if k not in NOT_NEEDED}
+    return CheckpointPlayer(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
+                            num_actions=int(ckpt["num_actions"]), env_options=env_options,
+                            path=file, device=dev, greedy=greedy, seed=int(seed))
+
+
+def checkpoint_game(ckpt: dict[str, Any], path: Path) -> str:
+    """The game a checkpoint was trained on: its ``game`` key, else its config's."""
+    cfg = ckpt.get("config") or {}
+    game = ckpt.get("game") or cfg.get("game")
+    if game is None and HANABI_KEYS <= set(cfg):
+        game = "hanabi"
+    if game not in GAMES:
+        raise ValueError(f"{os.fspath(path)} does not say which game it was trained on "
+                         f"(game {game!r}); it is not a checkpoint of a vecgames trainer")
+    if "model" not in ckpt or "obs_dim" not in ckpt or "num_actions" not in ckpt:
+        raise ValueError(f"{os.fspath(path)} holds no trained network (model, obs_dim, "
+                         f"num_actions)")
+    return str(game)
+
+
+def config_env_options(game: str, cfg: dict[str, Any]) -> dict[str, Any]:
+    """The env keywords of a checkpoint written before trainers stored them."""
+    options: dict[str, Any] = {"num_players": int(cfg["players"])}
+    if game == "liars_dice":
+        options.update(dice=cfg["dice"], variant=cfg.get("variant", "zhai_fei"),
+                       observation=cfg["observation"])
+    elif game == "hanabi":
+        options.update({k: cfg[k] for k in HANABI_KEYS if k in cfg}, obs="jaxmarl")
+    else:
+        options.update(cfg.get("env_options") or {})
+    return options
+
+
+# -- the networks, built by each trainer's own classes -------------------------------------
+def _policy_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+    from vecgames.training.zhajinhua import PolicyNet
+
+    net = PolicyNet(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
+    return net, _logits
+
+
+def _actor_critic(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+    from vecgames.training.hanabi import ActorCritic
+
+    net = ActorCritic(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
+    return net, _logits
+
+
+def _q_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+    from vecgames.training.liars_dice import make_qnet, masked_q
+
+    net = make_qnet(cfg.get("head", "combined"), int(ckpt["obs_dim"]),
+                    int(ckpt["num_actions"]), int(cfg["hidden"]), int(cfg["layers"]))
+    return net, lambda net, obs, mask: masked_q(net(obs), mask)
+
+
+def _logits(net: Any, obs: Any, mask: Any) -> Any:
+    return net(obs, mask)[0]  # (masked logits, value)
+
+
+BUILDERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], tuple[Any, Callable]]] = {
+    "zhajinhua": _policy_net, "holdem": _policy_net, "dayaoguai": _policy_net,
+    "hanabi": _actor_critic, "liars_dice": _q_net}

@@ -1,0 +1,304 @@
+"""``play_games``: whole games with any mix of players, through batched ``env.step``.
+
+Games are played in waves of ``num_envs``: env i of the wave that starts at game w plays
+global game ``first_game + w + i`` from that game's random stream (``env_offset``), and an env
+whose game ended waits (``WAIT``) for the rest of its wave. So game g depends on the seed and
+g only: not on ``num_envs``, the thread count or a shard split. Built-in players draw from
+each env's stream as ``simulate``'s kernels do, so where a game's env and kernel consume the
+stream alike a table of built-ins gives ``simulate``'s frame bit for bit.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.registry import make
+from ..core.registry import players as builtin_players
+from ..core.rng import check_seed
+from ..core.simulation import numba_threads, progress_bar, show_progress
+from ..core.validation import check_bool, check_int
+from .builtin import BuiltinPlayer
+from .protocol import resolve_items, unique_labels
+
+WAIT = -1
+DEFAULT_ENVS = 2048  # tables stepped together (fewer when there are fewer games)
+# Keywords that would change what a game is or how an illegal action is handled: the runner
+# owns them (illegal="raise" is the contract a player's illegal action falls under).
+RUNNER_KEYWORDS = ("env_offset", "illegal", "illegal_penalty", "observers", "summary")
+
+
+def play_games(game: str, players: Any, num_games: int, seed: int = 0, first_game: int = 0,
+               num_envs: int | None = None, progress: bool | None = None,
+               record_actions: bool = False, **options: Any) -> pd.DataFrame:
+    """Play games ``first_game .. first_game + num_games - 1`` of ``game`` with ``players``
+    (one spec for every seat or one per seat, as in ``resolve_players``) and return the
+    frame of ``vecgames.simulate(game, ...)`` for those games, with ``attrs["players"]`` the
+    seat labels. ``options``: the game's rule and env options, ``num_threads``, and for Liar's
+    Dice the built-in heuristic's ``threshold``. Bad input raises before any game starts.
+    """
+    table = Table(game, players, options)
+    num_games = check_int(num_games, "num_games", 1, 2**40)
+    first_game = check_int(first_game, "first_game", 0, 2**62)
+    seed = int(check_seed(seed))
+    record = check_bool(record_actions, "record_actions")
+    envs = min(num_games, DEFAULT_ENVS if num_envs is None else
+               check_int(num_envs, "num_envs", 1, 2**24))
+    show = show_progress(progress)
+    env = make(game, num_envs=envs, seed=seed, **table.env_options)
+    table.check_env(env)
+    recorder = new_recorder(game, env, num_games, record, first_game, seed)
+    with numba_threads(table.num_threads), progress_bar(num_games, "games", show) as bar:
+        for start in range(0, num_games, envs):
+            count = min(envs, num_games - start)
+            play_wave(env, table, recorder, seed, first_game, start, count)
+            bar.update(count)
+    return recorder.frame(players=list(table.labels), **table.frame_attrs)
+
+
+def builtin_policy(game: str, spec: Any) -> str | list[str] | None:
+    """``spec`` as ``simulate``'s ``policy`` (a name, or one per seat) when it seats built-in
+    players only (names or ``BuiltinPlayer`` objects without a threshold of their own), else
+    None: then only ``play_games`` can seat it."""
+    names = builtin_players(game)
+
+    def name_of(item: Any) -> str | None:
+        if isinstance(item, str) and item in names:
+            return item
+        if isinstance(item, BuiltinPlayer) and item.game == game and item.threshold is None:
+            return item.builtin
+        return None
+
+    if isinstance(spec, (str, BuiltinPlayer)):
+        return name_of(spec)
+    if not isinstance(spec, (list, tuple)):
+        return None
+    seats = [name_of(item) for item in spec]
+    return None if None in seats else [str(s) for s in seats]
+
+
+class Table:
+    """The validated seats of a ``play_games`` call: one Player per seat, their labels, the
+    env keywords (the call's merged with what the players need) and the runner's options."""
+
+    def __init__(self, game: str, spec: Any, options: dict[str, Any]):
+        options = dict(options)
+        for key in RUNNER_KEYWORDS:
+            if key in options:
+                raise ValueError(f"play_games does not take {key!r}: the runner sets it "
+                                 f"(illegal actions raise; the observation is the acting "
+                                 f"seat's; summary=True is for built-in players only)")
+        self.num_threads: int | None = options.pop("num_threads", None)
+        threshold = options.pop("threshold", None) if game == "liars_dice" else None
+        items, single = resolve_items(game, spec)
+        self.env_options = merged_env_options(game, items, options)
+        num_players = self.env_options.get("num_players", default_players(game))
+        if single:
+            items = items * num_players
+        elif len(items) != num_players:
+            raise ValueError(f"players must be one player or a list of {num_players} (one "
+                             f"per seat, num_players={num_players}), got {len(items)}")
+        if threshold is not None:  # the heuristic's threshold for the built-ins without one
+            swap = {id(p): BuiltinPlayer(game, p.builtin, threshold) for p in items
+                    if isinstance(p, BuiltinPlayer) and p.threshold is None}
+            items = [swap.get(id(p), p) for p in items]
+        self.frame_attrs = {} if threshold is None else {"threshold": float(threshold)}
+        for p in items:
+            if getattr(p, "kernel_only", False):
+                raise ValueError(f"{game}'s built-in player {p.name!r} plays only in "
+                                 f"simulate's kernels (with built-in players only)")
+        self.game, self.seats = game, items
+        # distinct players in seat order, each with the seats it holds
+        self.players = list({id(p): p for p in items}.values())
+        labels = dict(zip(map(id, self.players), unique_labels(self.players), strict=True))
+        self.labels = [labels[id(p)] for p in items]
+        self.groups = [(p, labels[id(p)],
+                        np.array([q is p for q in items] + [False], np.bool_))
+                       for p in self.players]  # the extra False: current_player of a WAIT row
+
+    def check_env(self, env: Any) -> None:
+        """Each player's ``obs_dim`` fits the env's (before any game starts)."""
+        for player, label, _ in self.groups:
+            dim = getattr(player, "obs_dim", None)
+            if dim is not None and not hasattr(player, "act_env") and dim != env.obs_dim:
+                raise ValueError(f"player {label!r} reads observations of {dim} values, but "
+                                 f"{self.game} with these options has {env.obs_dim} (the "
+                                 f"expected size; env options {self.env_options})")
+
+
+def default_players(game: str) -> int:
+    rules = importlib.import_module(f"vecgames.games.{game}.rules")
+    return int(rules.DEFAULT_OPTIONS["num_players"])
+
+
+def merged_env_options(game: str, players: list[Any], options: dict[str, Any]
+                       ) -> dict[str, Any]:
+    """The call's env keywords with those the players need (``env_options``); a conflict, or
+    a player of another game, raises a ValueError naming both sides."""
+    merged = dict(options)
+    source = dict.fromkeys(options, "the call")
+    for player, label in zip(players, unique_labels(players), strict=True):
+        other = getattr(player, "game", None)
+        if other is not None and other != game:
+            raise ValueError(f"player {label!r} plays {other}, not {game}")
+        for key, value in (getattr(player, "env_options", None) or {}).items():
+            if key in merged and merged[key] != value:
+                raise ValueError(f"player {label!r} needs {key}={value!r}, but {source[key]} "
+                                 f"has {key}={merged[key]!r}")
+            merged[key] = value
+            source[key] = f"player {label!r}"
+    return merged
+
+
+def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, first_game: int,
+                 seed: int) -> Any:
+    """The game's Recorder (``vecgames.games.<game>.record``), building simulate's frame."""
+    try:
+        module = importlib.import_module(f"vecgames.games.{game}.record")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"vecgames.games.{game}.record":
+            raise
+        return PayoffRecorder(env, num_games, first_game=first_game)
+    return module.Recorder(env, num_games, record_actions=record_actions,
+                           first_game=first_game, seed=seed)
+
+
+class PayoffRecorder:
+    """Each game's total reward per seat (``game``, ``payoff_<seat>``): the frame of a game
+    without a Recorder of its own."""
+
+    def __init__(self, env: Any, num_games: int, first_game: int = 0):
+        self.payoff = np.zeros((num_games, env.num_players), np.float64)
+        self.game, self.first_game = env.name, first_game
+
+    def before_step(self, env: Any, actions: np.ndarray, game_ids: np.ndarray) -> None:
+        pass
+
+    def after_step(self, env: Any, reward: np.ndarray, terminated: np.ndarray,
+                   truncated: np.ndarray, info: dict[str, Any], game_ids: np.ndarray) -> None:
+        rows = np.flatnonzero(game_ids >= 0)
+        self.payoff[game_ids[rows]] += reward[rows]
+
+    def frame(self, **attrs: Any) -> pd.DataFrame:
+        first = self.first_game
+        df = pd.DataFrame({"game": np.arange(first, first + len(self.payoff), dtype=np.int64)})
+        for p in range(self.payoff.shape[1]):
+            df[f"payoff_{p}"] = self.payoff[:, p]
+        df.attrs.update(game=self.game, **attrs)
+        return df
+
+
+# -- one wave ------------------------------------------------------------------------------
+def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int, start: int,
+              count: int) -> None:
+    """Games ``start .. start + count - 1`` (indices into the call's range) in envs
+    ``0 .. count - 1``; the other envs wait."""
+    b = env.num_envs
+    env.env_offset = first_game + start  # env i: the stream of game first_game + start + i
+    obs, info = env.reset(seed=seed)
+    begin = WAVE_STARTS.get(env.name)
+    if begin is not None:
+        obs, info = begin(env, first_game + start)
+    game_ids = np.where(np.arange(b) < count, start + np.arange(b), -1)
+    active = game_ids >= 0
+    while active.any():
+        actions, exact = choose(env, table, obs, info, active)
+        recorder.before_step(env, actions, game_ids)
+        if exact is None:
+            obs, reward, terminated, truncated, info = env.step(actions)
+        else:
+            obs, reward, terminated, truncated, info = env.step_amounts(*exact)
+        recorder.after_step(env, reward, terminated, truncated, info, game_ids)
+        ended = np.flatnonzero(active & (terminated | truncated))
+        if ended.size:
+            active[ended] = False
+            game_ids[ended] = -1
+            for player in table.players:
+                reset = getattr(player, "reset_games", None)
+                if reset is not None:
+                    reset(ended)
+
+
+def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
+           active: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """Every acting row's action from its seat's player (``WAIT`` elsewhere); for a Hold'em
+    table where a built-in acted, also (kinds, amounts) for ``env.step_amounts``."""
+    mask = info["action_mask"]
+    current = np.where(active, info["current_player"], env.num_players)
+    actions = np.full(env.num_envs, WAIT, np.int64)
+    exact_rows, exact_pairs = [], []
+    for player, label, seats in table.groups:
+        rows = np.flatnonzero(seats[current])
+        if rows.size == 0:
+            continue
+        act_env = getattr(player, "act_env", None)
+        if act_env is not None:
+            chosen = np.asarray(act_env(env, rows))
+            if chosen.ndim == 2:  # Hold'em (kind, raise-to) pairs
+                exact_rows.append(rows)
+                exact_pairs.append(chosen)
+                actions[rows] = chosen[:, 0]
+                continue
+        else:
+            chosen = player(obs[rows], mask[rows])
+        actions[rows] = checked_actions(env, chosen, rows, label)
+    if not exact_rows:
+        return actions, None
+    return actions, exact_actions(env, actions, np.concatenate(exact_rows),
+                                  np.concatenate(exact_pairs))
+
+
+def checked_actions(env: Any, chosen: Any, rows: np.ndarray, label: str) -> np.ndarray:
+    """A player's actions for ``rows`` as int64, refused (before anything moves) when they are
+    not integers, of the wrong length, or illegal: the env's illegal-action contract."""
+    if hasattr(chosen, "detach"):  # a torch tensor, on any device
+        chosen = chosen.detach().cpu().numpy()
+    arr = np.asarray(chosen)
+    if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+        raise TypeError(f"player {label!r} must return integer actions, got dtype {arr.dtype}")
+    if arr.shape != rows.shape:
+        raise ValueError(f"player {label!r} must return {rows.size} actions (one per row), got "
+                         f"shape {arr.shape}")
+    arr = arr.astype(np.int64)
+    ok = (arr >= 0) & (arr < env.num_actions)
+    ok[ok] = env.action_mask[rows[ok], arr[ok]]
+    if not ok.all():
+        k = int(np.flatnonzero(~ok)[0])
+        i, a = int(rows[k]), int(arr[k])
+        what = env._action_text(a) if 0 <= a < env.num_actions else f"action {a}"
+        raise ValueError(f"player {label!r}: {env._illegal_message(i, what)}")
+    return arr
+
+
+# -- what a game needs beyond reset/step ---------------------------------------------------
+def holdem_buttons(env: Any, first: int) -> tuple[np.ndarray, dict[str, Any]]:
+    """With a rotating button, simulate gives hand g the button at seat g % n; the env's
+    rotation restarts at seat 0 on reset. Restart the same cards with simulate's buttons
+    (the streams are left where the deal left them)."""
+    if not env.rules.rotate_button:
+        return env._obs, env._info
+    n = env.rules.num_players
+    decks = env.state.deck[:, :2 * n + 5].copy()
+    return env.reset_from_deck(decks, button=(first + np.arange(env.num_envs)) % n)
+
+
+WAVE_STARTS: dict[str, Callable[[Any, int], tuple[np.ndarray, dict[str, Any]]]] = {
+    "holdem": holdem_buttons}
+
+
+def exact_actions(env: Any, actions: np.ndarray, rows: np.ndarray, pairs: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(kinds, amounts) of every env for ``HoldemEnv.step_amounts``: the exact pairs at
+    ``rows``, the discrete actions converted, and a check/call for the envs that wait (that
+    call has no WAIT: their finished games are behind them, nothing records them)."""
+    from .holdem import CALL, exact_actions_kernel
+
+    kinds = np.full(env.num_envs, CALL, np.int64)
+    amounts = np.zeros(env.num_envs, np.int64)
+    exact_actions_kernel(env.state, env.rules, env.fractions, actions, kinds, amounts)
+    kinds[rows], amounts[rows] = pairs[:, 0], pairs[:, 1]
+    return kinds, amounts
