@@ -9,7 +9,7 @@ from play_script import assert_answered, narrated, play, watch
 
 from vecgames.games.dayaoguai.rules import NUM_CARDS, card_name, field
 from vecgames.play.dayaoguai import VIEW
-from vecgames.play.terminal import Match
+from vecgames.play.terminal import Match, PlayError
 
 CARD = re.compile(r"(?:10|[JQK358])[♥♠♣♦]")
 
@@ -54,3 +54,19 @@ def test_a_game_cut_at_max_steps_says_so():
     result, lines, steps, _ = watch(VIEW, seed=3, agent="pickup", num_players=3, max_steps=12)
     assert result.status == "truncated" and steps == 12
     assert any(line.startswith("Cut at the step limit (max_steps 12)") for line in lines)
+
+
+def test_a_python_player_takes_a_seat_and_a_misfit_is_refused_before_any_game():
+    def first_legal(obs, action_mask):
+        return action_mask.argmax(1)
+
+    result, lines, steps, _ = watch(VIEW, seed=2, agent=[first_legal, "shed", "random"],
+                                    num_players=3)
+    assert result.status == "finished" and "seat 0 (first_legal)" in "\n".join(lines[:8])
+    first_legal.obs_dim = 7  # type: ignore[attr-defined]
+    with pytest.raises(PlayError, match="first_legal.* 7 values"):
+        Match(VIEW, agent=[first_legal, "shed"], num_players=3)
+    del first_legal.obs_dim  # type: ignore[attr-defined]
+    first_legal.game = "hanabi"  # type: ignore[attr-defined]
+    with pytest.raises(PlayError, match="hanabi"):
+        Match(VIEW, agent=first_legal, num_players=3)

@@ -119,7 +119,8 @@ class HoldemView(View):
         elif kind == 1:
             lines = [f"seat {p} calls {to_call}" if to_call else f"seat {p} checks"]
         else:
-            lines = [f"seat {p} raises to {amount}" + (" (all-in)" if amount == high else "")]
+            verb = "bets" if int(_f(before, "cur_bet")) == 0 else "raises to"
+            lines = [f"seat {p} {verb} {amount}" + (" (all-in)" if amount == high else "")]
         street = int(_f(after, "street"))
         if not done and street > int(_f(before, "street")):
             lines.append(f"--- {STREET_NAMES[street]}: board "

@@ -198,7 +198,7 @@ def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
 
 def label_of(player: Any) -> str:
     name = getattr(player, "name", None)
-    return str(name) if name else type(player).__name__
+    return str(name) if name else str(getattr(player, "__name__", type(player).__name__))
 
 
 def resolve(game: str, specs: Sequence[Any], num_players: int) -> list[Any]:
@@ -368,6 +368,11 @@ class Match:
     def seat_label(self, p: int) -> str:
         return f"seat {p} ({self.labels[p]})"
 
+    def _you(self, line: str) -> str:
+        """A move line of the person's seat says so: ``seat 1 (you) folds``."""
+        mine = f"seat {self.seat} "
+        return line.replace(mine, f"seat {self.seat} (you) ", 1) if line.startswith(mine) else line
+
     def line_up(self) -> str:
         seats = "; ".join(self.seat_label(p) for p in range(len(self.players)))
         if self.seat is None:
@@ -396,7 +401,8 @@ class Match:
             done = bool(terminated[0] or truncated[0])
             game_reward += reward[0, :n]
             after = row_state(env.state, 0)
-            told = view.narrate(before, after, env, action, reward[0, :n], done)
+            told = [self._you(line) for line in
+                    view.narrate(before, after, env, action, reward[0, :n], done)]
             for line in told:
                 self.say(line)
             if self.delay and p != self.seat:  # let people follow the computer's moves
