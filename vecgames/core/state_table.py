@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .jit import jit
+
 
 def table_field(table: np.ndarray, name: str, scalar_fields: Sequence[str],
                 seat_fields: Mapping[str, int], max_players: int) -> np.ndarray:
@@ -18,3 +20,11 @@ def table_field(table: np.ndarray, name: str, scalar_fields: Sequence[str],
         return table[:, col:col + max_players]
     known = (*scalar_fields, *seat_fields)
     raise ValueError(f"unknown state field {name!r}; fields: {known}")
+
+
+@jit
+def keep_row(table, i, out):
+    """``out[i] = table[i]``, element by element (a slice copy needs Numba's runtime, which
+    the kernels run without); the step kernels keep a finished game's row this way."""
+    for k in range(table.shape[1]):
+        out[i, k] = table[i, k]

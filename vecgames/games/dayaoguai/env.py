@@ -8,6 +8,7 @@ import numpy as np
 from numba import prange
 
 from ...core.jit import jit
+from ...core.state_table import keep_row
 from ...core.validation import check_int
 from ...core.vec_env import VecEnv
 from .names import check_seat_names, seat_label
@@ -46,24 +47,25 @@ def _reset_kernel(s, r, obs, mask, current):
 
 
 @jit
-def _step_env(s, i, r, a, reward, truncated):
+def _step_env(s, i, r, a, reward, truncated, final):
     """One step of env i (a legal action: ``VecEnv.step`` refused the others): bean transfers
-    as rewards; a new game when this one ends."""
+    as rewards; a new game when this one ends (its table kept in ``final[i]`` first)."""
     for q in range(r.num_players):
         reward[i, q] = 0.0
     _, done, cut = step_one(s, i, a, r, reward[i])
     truncated[i] = cut
     if done or cut:
+        keep_row(s.table, i, final)
         reset_one(s, i, r)
     return done
 
 
 @jit(parallel=True)
-def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, current):
+def _step_kernel(s, r, actions, obs, reward, terminated, truncated, mask, current, final):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, actions[i], reward, truncated)
+        terminated[i] = _step_env(s, i, r, actions[i], reward, truncated, final)
         _publish(s, i, r, obs, mask, current)
 
 
@@ -80,7 +82,9 @@ class DaYaoguaiEnv(VecEnv):
     (``illegal="penalty"``): the contract of ``vecgames.core.vec_env``. Rewards are the bean
     transfers of a pickup, at that step, for every player (zero-sum). ``obs`` is the view of
     the player to act (``observe.py``). ``reset``/``step`` return the env's own buffers,
-    overwritten by the next call.
+    overwritten by the next call. ``final_table[i]``: env i's ``state.table`` row at the end
+    of the game that ended (or was truncated) at the last step (stale elsewhere), for
+    recorders.
     """
 
     name = "dayaoguai"
@@ -95,13 +99,15 @@ class DaYaoguaiEnv(VecEnv):
         super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
                          illegal_penalty)
         self.state: State = new_state(self.num_envs, rng=self._rng)
+        self.final_table = np.zeros_like(self.state.table)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._obs, self._mask, self._current)
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, actions, self._obs, self._reward,
-                     self._terminated, self._truncated, self._mask, self._current)
+                     self._terminated, self._truncated, self._mask, self._current,
+                     self.final_table)
 
     def legal_actions(self, i: int) -> list[int]:
         i = self._check_index(i)

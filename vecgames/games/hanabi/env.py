@@ -8,6 +8,7 @@ import numpy as np
 from numba import prange
 
 from ...core.jit import jit
+from ...core.state_table import keep_row
 from ...core.validation import as_array, check_choice, check_int
 from ...core.vec_env import VecEnv
 from .observe import ENCODERS, SEED1680, obs_dim, observe_all, observe_one
@@ -70,10 +71,10 @@ def _begin_kernel(s, r, encoder, all_seats, obs, mask, legal, current):
 
 
 @jit
-def _step_env(s, i, r, a, reward, score, end):
+def _step_env(s, i, r, a, reward, score, end, final):
     """One step of env i (a legal action: ``VecEnv.step`` refused the others): the shared
     reward; a new game when this one ends (its return and how it ended are kept in
-    ``score[i]`` and ``end[i]`` first; -1 there otherwise)."""
+    ``score[i]`` and ``end[i]`` first, -1 there otherwise; its table in ``final[i]``)."""
     value, _ = step_one(s, i, a, r)
     for q in range(r.num_players):
         reward[i, q] = value
@@ -83,17 +84,18 @@ def _step_env(s, i, r, a, reward, score, end):
     if done:  # the game's return: the firework total, 0 once the lives ran out
         score[i] = s.table[i, SCORE] if s.table[i, LIFE] > 0 else 0
         end[i] = end_reason(s.table[i])
+        keep_row(s.table, i, final)
         reset_one(s, i, r)
     return done
 
 
 @jit(parallel=True)
 def _step_kernel(s, r, encoder, all_seats, actions, obs, reward, terminated, mask, legal,
-                 current, score, end):
+                 current, score, end, final):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, actions[i], reward, score, end)
+        terminated[i] = _step_env(s, i, r, actions[i], reward, score, end, final)
         _publish(s, i, r, encoder, all_seats, obs, mask, legal, current)
 
 
@@ -113,7 +115,8 @@ class HanabiEnv(VecEnv):
     ``info["end"]`` how they ended (an index into ``END_NAMES``: lives, perfect, deck; -1).
     ``obs`` is ``[B, D]`` for the seat to act (``observers="current"``) or ``[B, P, D]`` for
     every seat (``observers="all"``). ``reset``/``step`` return the env's own buffers,
-    overwritten by the next call.
+    overwritten by the next call. ``final_table[i]``: env i's ``state.table`` row at the end
+    of the game that ended at the last step (stale where none ended), for recorders.
     """
 
     name = "hanabi"
@@ -142,6 +145,7 @@ class HanabiEnv(VecEnv):
         self._legal = np.zeros((b, n, self.num_actions), np.bool_)
         self._score = np.full(b, -1, np.int64)
         self._end = np.full(b, -1, np.int8)
+        self.final_table = np.zeros_like(self.state.table)
         self._info.update(legal_moves=self._legal, score=self._score, end=self._end)
 
     def _reset_all(self) -> None:
@@ -161,7 +165,7 @@ class HanabiEnv(VecEnv):
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._encoder, self._all, actions, self._obs3,
                      self._reward, self._terminated, self._mask, self._legal, self._current,
-                     self._score, self._end)
+                     self._score, self._end, self.final_table)
 
     def reset_from_deck(self, decks: Any) -> tuple[np.ndarray, dict[str, Any]]:
         """Start every env from a given deck order, top card first: card ids ``[B, 50]`` (or

@@ -11,6 +11,7 @@ from numba import prange
 from ...core.cards import format_cards
 from ...core.jit import jit
 from ...core.rng import check_seed
+from ...core.state_table import keep_row
 from ...core.validation import as_array, check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
@@ -75,8 +76,9 @@ def _start_kernel(s, r, buttons, fractions, obs, mask, current):
 
 
 @jit
-def _step_env(s, i, r, kind, amount, reward, per_step):
-    """One action in env i, its rewards, and a new hand when this one ends.
+def _step_env(s, i, r, kind, amount, reward, per_step, final):
+    """One action in env i, its rewards, and a new hand when this one ends (its table is kept
+    in ``final[i]`` first).
 
     Per hand (default): every player's chip change at the step that ends the hand. Per step:
     the chips each player put in at this step (the blinds belong to a hand's first step) as
@@ -99,17 +101,19 @@ def _step_env(s, i, r, kind, amount, reward, per_step):
         return False, code
     for q in range(n):
         reward[q] += t[PAYOUT + q] if per_step else t[PAYOUT + q] - t[PAID + q]
+    keep_row(s.table, i, final)
     reset_one(s, i, r)
     return True, code
 
 
 @jit(parallel=True)
 def _step_kernel(s, r, kinds, amounts, fractions, per_step, obs, reward, terminated, mask,
-                 current, codes):
+                 current, codes, final):
     for i in prange(s.rng.shape[0]):
         if kinds[i] == WAIT_KIND:
             continue
-        terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i], per_step)
+        terminated[i], codes[i] = _step_env(s, i, r, kinds[i], amounts[i], reward[i], per_step,
+                                            final)
         _publish(s, i, r, fractions, obs, mask, current)
 
 
@@ -142,6 +146,8 @@ class HoldemEnv(VecEnv):
     Rewards (``rewards="hand"``): every player's chip change, at the step that ends the hand
     (0 before); ``rewards="step"``: the chips each player put in at each step as negative
     rewards (blinds at a hand's first step) and the pots paid out at its last step.
+    ``final_table[i]``: env i's ``state.table`` row at the end of the hand that ended at the
+    last step (the step dealt the next one; stale where no hand ended), for recorders.
     """
 
     name = "holdem"
@@ -173,6 +179,7 @@ class HoldemEnv(VecEnv):
         self._kinds = np.zeros(b, np.int64)
         self._amounts = np.zeros(b, np.int64)
         self._codes = np.zeros(b, np.int64)
+        self.final_table = np.zeros_like(self.state.table)
 
     def reset(self, seed: int | None = None):
         """Deal new hands in every env; reseeding also restarts a rotating button at seat 0.
@@ -207,7 +214,7 @@ class HoldemEnv(VecEnv):
     def _apply(self, kinds: np.ndarray, amounts: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self.per_step,
                      self._obs, self._reward, self._terminated, self._mask, self._current,
-                     self._codes)
+                     self._codes, self.final_table)
 
     def step_amounts(self, kinds: Any, amounts: Any):
         """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``.

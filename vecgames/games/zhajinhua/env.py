@@ -9,6 +9,7 @@ from numba import prange
 
 from ...core.cards import format_cards
 from ...core.jit import jit
+from ...core.state_table import keep_row
 from ...core.validation import check_choice
 from ...core.vec_env import VecEnv
 from ...poker.three_card import CATEGORY_NAMES
@@ -64,8 +65,9 @@ def _reset_kernel(s, r, encoder, hist, obs, mask, current):
 
 
 @jit
-def _step_env(s, i, r, encoder, hist, a, reward):
-    """One step of env i with its reward row; deals the next game when this one ends.
+def _step_env(s, i, r, encoder, hist, a, reward, final):
+    """One step of env i with its reward row; deals the next game when this one ends (its
+    table is kept in ``final[i]`` first).
 
     (State writes happen in called functions: Numba's parfor pass loses a direct store to a
     NamedTuple's array inside a ``prange`` body.)
@@ -86,6 +88,7 @@ def _step_env(s, i, r, encoder, hist, a, reward):
     if done:
         for q in range(n):
             reward[q] += t[PAYOUT + q]
+        keep_row(s.table, i, final)
         reset_one(s, i, r)
         if encoder == SEED:
             clear_history(hist[i])
@@ -93,11 +96,11 @@ def _step_env(s, i, r, encoder, hist, a, reward):
 
 
 @jit(parallel=True)
-def _step_kernel(s, r, encoder, hist, actions, obs, reward, terminated, mask, current):
+def _step_kernel(s, r, encoder, hist, actions, obs, reward, terminated, mask, current, final):
     for i in prange(s.rng.shape[0]):
         if actions[i] < 0:  # VecEnv.WAIT: this table sits the step out
             continue
-        terminated[i] = _step_env(s, i, r, encoder, hist, actions[i], reward[i])
+        terminated[i] = _step_env(s, i, r, encoder, hist, actions[i], reward[i], final)
         _publish(s, i, r, encoder, hist, obs, mask, current)
 
 
@@ -115,6 +118,8 @@ class ZhaJinHuaEnv(VecEnv):
     nothing moved (``illegal="penalty"``): the contract of ``vecgames.core.vec_env``; it never
     puts the player out (that is only the ``uniform`` simulate policy's rule).
     ``reset``/``step`` return the env's own buffers, overwritten by the next call.
+    ``final_table[i]``: env i's ``state.table`` row at the end of the game that ended at the
+    last step (the step dealt the next one; stale where no game ended), for recorders.
     """
 
     name = "zhajinhua"
@@ -138,6 +143,7 @@ class ZhaJinHuaEnv(VecEnv):
         # Each env's decisions this game (action per history slot, -1: none); obs="seed" only.
         rows = self.num_envs if self._encoder == SEED else 1
         self._history = np.full((rows, HISTORY_SLOTS), -1, np.int8)
+        self.final_table = np.zeros_like(self.state.table)
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self._encoder, self._history, self._obs,
@@ -145,7 +151,8 @@ class ZhaJinHuaEnv(VecEnv):
 
     def _step_all(self, actions: np.ndarray) -> None:
         _step_kernel(self.state, self.rules, self._encoder, self._history, actions, self._obs,
-                     self._reward, self._terminated, self._mask, self._current)
+                     self._reward, self._terminated, self._mask, self._current,
+                     self.final_table)
 
     def render(self, i: int) -> str:
         i = self._check_index(i)
