@@ -379,10 +379,10 @@ def hand_model(data: Frames) -> pd.DataFrame:
 
 def player_table(data: Frames) -> pd.DataFrame:
     """Per policy (a frame) and player (its seats pooled), over the finished games: seat-games,
-    mean beans with the 95% CI, mean place, win share (place 1) and last share, and the
-    monsters / disciples / masters dealt per seat; over the decided games (a seat out of
-    cards, truncated or not): the win share. The frame counts pickups per game, not per seat,
-    and the cards dealt, not those played."""
+    mean beans per seat with the 95% CI over games, mean place, win share (place 1) and last
+    share, and the monsters / disciples / masters dealt per seat; over the decided games (a
+    seat out of cards, truncated or not): the win share. The frame counts pickups per game,
+    not per seat, and the cards dealt, not those played."""
     rows = []
     for label, df in as_frames(data).items():
         _per_game(df, "player_table")
@@ -391,9 +391,9 @@ def player_table(data: Frames) -> pd.DataFrame:
         beans, place = _seat_matrix(df, "beans"), _seat_matrix(df, "place")
         decided = (place == 1).any(axis=1)
         for name, seats in player_seats(seat_policies(df)).items():
-            s = mean_ci(beans[done][:, seats])
+            s = mean_ci(beans[done][:, seats].mean(axis=1))  # a game is the unit of the CI
             fin = place[done][:, seats]
-            row = {"policy": label, "player": name, "seats": len(seats), "seat_games": s["n"],
+            row = {"policy": label, "player": name, "seats": len(seats), "seat_games": fin.size,
                    "mean_beans": s["mean"], "ci95": s["ci95"],
                    "mean_place": float(fin.mean()) if fin.size else np.nan,
                    "win_share": float((fin == 1).mean()) if fin.size else np.nan,

@@ -260,7 +260,8 @@ def _seat_counts(df: pd.DataFrame, labels: list[str]) -> np.ndarray | None:
 
 
 def player_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Per player (its seats pooled): seat-games, win rate, chips (mean, 95% CI), blind_rate
+    """Per player (its seats pooled): seat-games, win rate, chips per seat (mean, 95% CI over
+    games), blind_rate
     (games it never looked), win rates blind / seen, and from the decision counts
     (``record_actions=True``): look_rate (look-phase decisions of a blind seat that looked),
     the fold / compare / bet shares of its action-phase decisions, blind_bet_share (bets made
@@ -274,7 +275,7 @@ def player_table(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for name, seats in player_seats(labels).items():
         blind = ~looked[:, seats]
-        mean, ci = mean_ci95(chips[:, seats])
+        mean, ci = mean_ci95(chips[:, seats].mean(axis=1))  # a game is the unit of the CI
         row: dict[str, Any] = {
             "player": name, "seats": len(seats), "games": blind.size,
             "win_rate": share[:, seats].mean(), "mean_chips": mean, "mean_chips_ci95": ci,
