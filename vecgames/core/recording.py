@@ -44,6 +44,8 @@ class GameRecorder:
     game: str = ""
     policy_attr: str = "policy"
     records_actions: bool = False  # whether ``record_actions=True`` is accepted
+    num_cols: int = 0  # the default outputs: ``cols``, int32 [num_games, num_cols]
+    simulate_frame: FrameFn  # the game's ``simulate.frame`` (a staticmethod)
 
     def __init__(self, env: Any, num_games: int, record_actions: bool = False, *,
                  first_game: int = 0, seed: int = 0):
@@ -83,7 +85,7 @@ class GameRecorder:
                    truncated: np.ndarray, info: Mapping[str, Any], game_ids: Any) -> None:
         rows, games, actions, snap = self._rows, self._games, self._actions, self._snap
         illegal = info.get("illegal")
-        if illegal is not None and rows.size and illegal[rows].any():  # they did not move
+        if illegal is not None and illegal.any() and illegal[rows].any():  # they did not move
             keep = ~illegal[rows]
             rows, games, actions = rows[keep], games[keep], actions[keep]
             snap = {k: v[keep] for k, v in snap.items()}
@@ -103,23 +105,21 @@ class GameRecorder:
                              f"ended (first: game {int(missing[0])}); play them to the end")
         job = SimJob(self.game, self.num_games, self.first_game, self.seed, False,
                      self.params())
-        df = self.simulate_frame()(job, self.out)
+        df = self.simulate_frame(job, self.out)
         df.attrs[self.policy_attr] = labels(attrs.get("players"), self.num_players)
         df.attrs.update(attrs)
         return df
 
     # -- what a game supplies --------------------------------------------------------------------
-    def outputs(self) -> dict[str, np.ndarray]:  # pragma: no cover - abstract
-        """The per-game arrays of the game's ``simulate.run`` (same names, shapes, dtypes)."""
-        raise NotImplementedError
+    def outputs(self) -> dict[str, np.ndarray]:
+        """The per-game arrays of the game's ``simulate.run`` (same names, shapes, dtypes);
+        default: one int32 row of ``num_cols`` columns per game."""
+        return {"cols": np.zeros((self.num_games, self.num_cols), np.int32)}
 
-    def params(self) -> dict[str, Any]:  # pragma: no cover - abstract
-        """``SimJob.params`` as the game's ``simulate.frame`` reads them."""
-        raise NotImplementedError
-
-    def simulate_frame(self) -> FrameFn:  # pragma: no cover - abstract
-        """The game's ``simulate.frame``."""
-        raise NotImplementedError
+    def params(self) -> dict[str, Any]:
+        """``SimJob.params`` as the game's ``simulate.frame`` reads them; the seat policies
+        only name the seats, and ``frame`` names them after the players instead."""
+        return {"rules": self.rules, "seat_policy": np.zeros(self.num_players, np.int64)}
 
     def snapshot(self, env: Any, rows: np.ndarray) -> Snapshot:
         """What the rows about to act need recorded from before the move (default: nothing)."""
@@ -133,11 +133,6 @@ class GameRecorder:
               snap: Snapshot, info: Mapping[str, Any]) -> None:  # pragma: no cover - abstract
         """Record the games that ended (``cut``: truncated) at this step in envs ``rows``."""
         raise NotImplementedError
-
-
-def dummy_seats(num_players: int) -> np.ndarray:
-    """Seat policy ids for ``simulate.frame``'s policy attr, replaced by the players' labels."""
-    return np.zeros(num_players, np.int64)
 
 
 def labels(players: Sequence[Any] | None, num_players: int) -> list[str]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import FrameFn, GameRecorder, Snapshot, dummy_seats
+from ...core.recording import GameRecorder, Snapshot
 from .rules import BEANS, MAX_PLAYERS, PICKUPS, PLACE, START, STEPS
 from .simulate import (
     C_PICKUPS,
@@ -27,15 +27,8 @@ class Recorder(GameRecorder):
     """One row per game, as ``vecgames.simulate("dayaoguai", ...)``."""
 
     game = "dayaoguai"
-
-    def outputs(self) -> dict[str, np.ndarray]:
-        return {"cols": np.zeros((self.num_games, NUM_COLS), np.int32)}
-
-    def params(self) -> dict[str, Any]:
-        return {"rules": self.rules, "seat_policy": dummy_seats(self.num_players)}
-
-    def simulate_frame(self) -> FrameFn:
-        return frame
+    num_cols = NUM_COLS
+    simulate_frame = staticmethod(frame)
 
     def ended(self, env: Any, rows: np.ndarray, games: np.ndarray, cut: np.ndarray,
               snap: Snapshot, info: Mapping[str, Any]) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import FrameFn, GameRecorder, Snapshot
+from ...core.recording import GameRecorder, Snapshot
 from ...poker.seven_card import CATEGORY_START
 from .rules import BUTTON, END_STREET, PAID, PAYOUT, PFR, SHOWDOWN, STRENGTH, VPIP
 from .simulate import frame
@@ -19,6 +19,7 @@ class Recorder(GameRecorder):
 
     game = "holdem"
     policy_attr = "policies"
+    simulate_frame = staticmethod(frame)
 
     def __init__(self, env: Any, num_games: int, record_actions: bool = False, *,
                  first_game: int = 0, seed: int = 0):
@@ -33,11 +34,7 @@ class Recorder(GameRecorder):
                 "pfr": np.zeros(g, np.int16), "category": np.zeros((g, n), np.int8)}
 
     def params(self) -> dict[str, Any]:
-        return {"rules": self.rules, "stacks": self.stacks, "names": [],
-                "seat_policy": np.zeros(self.num_players, np.int64)}
-
-    def simulate_frame(self) -> FrameFn:
-        return frame
+        return {**super().params(), "stacks": self.stacks, "names": []}
 
     def ended(self, env: Any, rows: np.ndarray, games: np.ndarray, cut: np.ndarray,
               snap: Snapshot, info: Mapping[str, Any]) -> None:

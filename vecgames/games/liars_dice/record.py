@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import FrameFn, GameRecorder, Snapshot, dummy_seats
+from ...core.recording import GameRecorder, Snapshot
 from ...policies.liars_dice import DEFAULT_THRESHOLD
 from .bids import B_COUNT, B_FACE, B_MODE
 from .rules import ACTUAL, CHALLENGED, CHALLENGER, FIRST, LOSER, ROUND, ROUND_BIDS
@@ -36,6 +36,7 @@ class Recorder(GameRecorder):
     ...)``; the ``threshold`` attr is the heuristic's default unless ``frame`` is given one."""
 
     game = "liars_dice"
+    simulate_frame = staticmethod(frame)
 
     def outputs(self) -> dict[str, np.ndarray]:
         cols = np.full((self.num_games * self.rules.num_rounds, NUM_COLS), -1, np.int32)
@@ -43,11 +44,7 @@ class Recorder(GameRecorder):
         return {"cols": cols}
 
     def params(self) -> dict[str, Any]:
-        return {"rules": self.rules, "seat_policy": dummy_seats(self.num_players),
-                "threshold": DEFAULT_THRESHOLD}
-
-    def simulate_frame(self) -> FrameFn:
-        return frame
+        return {**super().params(), "threshold": DEFAULT_THRESHOLD}
 
     def snapshot(self, env: Any, rows: np.ndarray) -> Snapshot:
         t = env.state.table

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import FrameFn, GameRecorder, Snapshot, dummy_seats
+from ...core.recording import GameRecorder, Snapshot
 from .rules import (
     DECISIONS,
     END,
@@ -35,6 +35,7 @@ class Recorder(GameRecorder):
 
     game = "zhajinhua"
     records_actions = True
+    simulate_frame = staticmethod(frame)
 
     def outputs(self) -> dict[str, np.ndarray]:
         g, n = self.num_games, self.num_players
@@ -50,11 +51,7 @@ class Recorder(GameRecorder):
         return out
 
     def params(self) -> dict[str, Any]:
-        return {"rules": self.rules, "seat_policy": dummy_seats(self.num_players),
-                "record": self.record_actions}
-
-    def simulate_frame(self) -> FrameFn:
-        return frame
+        return {**super().params(), "record": self.record_actions}
 
     def snapshot(self, env: Any, rows: np.ndarray) -> Snapshot:
         if not self.record_actions:
