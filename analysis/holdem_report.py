@@ -2,10 +2,10 @@
 
 Tables (each also written as CSV): chips and win rate by seat, by position relative to the
 button and by player (the seats grouped by who sits there), with VPIP/PFR, bb/100 and showdown
-rates per player; each built-in player's betting (action mix, bet sizes, fold-to-raise, bluff
-rate) from a replay of a sample of hands (``hand_log``); who beats whom (an arena result); how
-hands end (street, showdown); the pot-size distribution; hand categories at showdown. A plot of
-pot sizes (with matplotlib).
+rates per player; each player's betting (action mix, bet sizes, fold-to-raise, bluff rate)
+from more hands played through the env (``holdem_betting``); who beats whom (an arena result);
+how hands end (street, showdown); the pot-size distribution; hand categories at showdown. A
+plot of pot sizes (with matplotlib).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.holdem_betting import ACTIONS, betting_log, betting_table
 from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _load_pyplot_free_figure,
@@ -26,14 +27,10 @@ from vecgames.analysis.zhajinhua_report import (
     md_table,
     write_tables,
 )
-from vecgames.games.holdem.log import HandLog, hand_log
-from vecgames.poker.seven_card import evaluate, hand_category, parse_cards
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
 from vecgames.policies.holdem import POLICIES
 
-BETTING_HANDS = 2_000  # hands replayed for the betting table (hand_log plays them in Python)
-ACTIONS = ("fold", "check", "call", "bet", "raise")
-BOARD_CARDS = {"flop": 3, "turn": 4, "river": 5}
+BETTING_HANDS = 2_000  # hands played through the env for the betting table
 
 
 def _seat_matrix(df: pd.DataFrame, name: str) -> np.ndarray:
@@ -76,79 +73,9 @@ def _showdown(df: pd.DataFrame, chips: np.ndarray) -> dict[str, np.ndarray]:
             "wsd": np.where(shown, chips > 0, np.nan).ravel()}
 
 
-def replay_log(df: pd.DataFrame, hands: int = BETTING_HANDS, seed: int = 0) -> HandLog | None:
-    """``hand_log`` of ``hands`` hands with the frame's seat players and rules (seed ``seed``),
-    or None when a seat holds no built-in player (the log replays built-in players only)."""
-    rules = dict(df.attrs.get("rules", {}))
-    n = int(rules.get("num_players", len(df.filter(regex=r"^chips_\d+$").columns)))
-    labels = seat_labels(df, n)
-    if hands <= 0 or not set(labels) <= set(POLICIES):
-        return None
-    options = {k: rules[k] for k in ("num_players", "small_blind", "big_blind", "short_stack",
-                                     "min_raise") if k in rules}
-    if "stacks" in rules:
-        options["stack"] = list(rules["stacks"])
-    return hand_log(hands, labels, seed=seed, **options)
-
-
-def _made_categories(log: HandLog, rows: pd.DataFrame) -> np.ndarray:
-    """Hand category (0 high card .. 8) of the acting seat's hole cards with the board dealt
-    so far, for postflop action rows."""
-    hands = log.hands.set_index("hand")
-    out = np.empty(len(rows), np.int64)
-    for street, k in BOARD_CARDS.items():
-        sel = (rows["street"] == street).to_numpy()
-        if not sel.any():
-            continue
-        sub = rows[sel]
-        hole = [hands.at[h, f"hole_{p}"] for h, p in zip(sub["hand"], sub["seat"], strict=True)]
-        cards = np.array([np.concatenate([parse_cards(c), parse_cards(b)[:k]]) for c, b in
-                          zip(hole, hands.loc[sub["hand"], "board"], strict=True)])
-        out[sel] = hand_category(evaluate(cards, check=False))
-    return out
-
-
-def betting_table(log: HandLog, labels: list[str]) -> pd.DataFrame:
-    """Per player (seats grouped by ``labels``) over a hand log: decisions, the share of each
-    action, aggression ((bets + raises) / calls), bet size (chips a bet or raise puts in over
-    the pot before it: mean and median), fold_to_raise (folds among decisions facing a bet or
-    raise made on the street by another seat; the blinds are no raise) and bluff_rate
-    (postflop bets and raises made with high card: no pair or better with the board dealt
-    so far)."""
-    a = log.actions
-    aggressive = a["action"].isin(("bet", "raise")).to_numpy()
-    key = [a["hand"], a["street"]]
-    raiser = pd.Series(np.where(aggressive, a["seat"], np.nan), index=a.index)
-    last = raiser.groupby(key, observed=True).shift().groupby(key, observed=True).ffill()
-    facing = (last.notna() & (last != a["seat"])).to_numpy()
-    postflop = a[aggressive & (a["street"] != "preflop").to_numpy()]
-    air = pd.Series(_made_categories(log, postflop) == 0, index=postflop.index)
-    size = a["added"] / (a["pot"] - a["added"]).clip(lower=1)
-    rows = []
-    for name, seats in player_seats(labels).items():
-        mine = a["seat"].isin(seats).to_numpy()
-        acts = a.loc[mine, "action"].value_counts()
-        count = {k: int(acts.get(k, 0)) for k in ACTIONS}
-        sizes = size[mine & aggressive]
-        bluffs = air[postflop["seat"].isin(seats).to_numpy()]
-        rows.append({"player": name, "hands": log.hands.shape[0] * len(seats),
-                     "decisions": int(mine.sum()),
-                     **{k: count[k] / max(int(mine.sum()), 1) for k in ACTIONS},
-                     "aggression": (count["bet"] + count["raise"]) / count["call"]
-                     if count["call"] else np.nan,
-                     "mean_bet_pot": float(sizes.mean()) if len(sizes) else np.nan,
-                     "median_bet_pot": float(sizes.median()) if len(sizes) else np.nan,
-                     "faced_raise": int((mine & facing).sum()),
-                     "fold_to_raise": float((a.loc[mine & facing, "action"] == "fold").mean())
-                     if (mine & facing).any() else np.nan,
-                     "postflop_bets": len(bluffs),
-                     "bluff_rate": float(bluffs.mean()) if len(bluffs) else np.nan})
-    return pd.DataFrame(rows)
-
-
-def report_tables(df: pd.DataFrame, log: HandLog | None = None,
+def report_tables(df: pd.DataFrame, log: pd.DataFrame | None = None,
                   arena: Any = None) -> dict[str, pd.DataFrame]:
-    """Every table of the report by name (the CSV suffix); ``log``: a ``replay_log`` for the
+    """Every table of the report by name (the CSV suffix); ``log``: a ``betting_log`` for the
     betting table, ``arena``: an arena result for the who-beats-whom tables."""
     chips = _seat_matrix(df, "chips")
     hands, n = chips.shape
@@ -188,34 +115,59 @@ def report_tables(df: pd.DataFrame, log: HandLog | None = None,
         "category": list(CATEGORY_NAMES), "hands_shown": counts,
         "share": counts / max(counts.sum(), 1)})
     if log is not None:
-        tables["betting"] = betting_table(log, seat_labels(df, n))
+        tables["betting"] = betting_table(log)
     return tables | arena_tables(arena)
+
+
+def betting_players(df: pd.DataFrame, players: Any = None) -> Any:
+    """The player specs the betting table plays: ``players`` when given, else the frame's
+    seat labels when they are all built-in names; None when neither."""
+    if players is not None:
+        return players
+    labels = seat_labels(df, len(df.filter(regex=r"^chips_\d+$").columns))
+    return labels if set(labels) <= set(POLICIES) else None
+
+
+def _log(df: pd.DataFrame, players: Any, hands: int) -> pd.DataFrame | None:
+    if hands <= 0 or players is None:
+        return None
+    rules = df.attrs.get("rules", {})
+    options = {k: rules[k] for k in ("num_players", "small_blind", "big_blind", "short_stack",
+                                     "min_raise") if k in rules}
+    if "stacks" in rules:
+        options["stack"] = list(rules["stacks"])
+    return betting_log(players, hands, **options)
 
 
 def _betting_lines(tables: dict[str, pd.DataFrame], hands: int) -> list[str]:
     if "betting" not in tables:
-        return ["### Betting", "", "No betting table: it replays built-in players only "
-                "(`hand_log`), and this table has others." if hands > 0 else
+        return ["### Betting", "", "No betting table: pass `players=` (the seat specs) to "
+                "`write_report` to play the hands (the CLI does)." if hands > 0 else
                 "No betting table (betting_hands=0).", ""]
-    return ["### Betting", "", f"From {hands:,} hands replayed with the same players and rules "
-            "(`vecgames.games.holdem.log.hand_log`, seed 0): the share of each action, "
-            "aggression = (bets + raises) / calls, bet size = chips a bet or raise puts in "
-            "over the pot before it, fold_to_raise = folds when facing a bet or raise by "
-            "another seat on the street, bluff_rate = postflop bets and raises with no pair "
-            "or better (hole cards and the board so far).", "",
+    return ["### Betting", "", f"From {hands:,} more hands with the same players and rules, "
+            "played through the env (`vecgames.analysis.holdem_betting`, seed 0): the share "
+            "of each action, aggression = (bets + raises) / calls, bet size = chips a bet or "
+            "raise puts in over the pot before it, fold_to_raise = folds when facing a bet or "
+            "raise by another seat on the street, bluff_rate = postflop bets and raises with "
+            "no pair or better (hole cards and the board so far).", "",
             md_table(tables["betting"], pct=(*ACTIONS, "fold_to_raise", "bluff_rate")), ""]
 
 
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Hold'em simulation report", plots: bool = True,
-                 arena: Any = None, betting_hands: int = BETTING_HANDS) -> dict[str, Path]:
+                 arena: Any = None, players: Any = None,
+                 betting_hands: int | None = None) -> dict[str, Path]:
     """Write the Markdown report, its tables as ``<stem>_<table>.csv`` and plots as
     ``<stem>_<plot>.png`` beside it; returns the written paths by name. ``arena``: a
-    ``vecgames.arena`` result for the who-beats-whom section; ``betting_hands``: hands
-    replayed for the betting table (0: none)."""
+    ``vecgames.arena`` result for the who-beats-whom section; ``players``: the seat specs
+    (as ``simulate(players=...)``) for the betting table, needed when a seat holds other than
+    a built-in player; ``betting_hands``: hands it plays (default: as many as the frame has,
+    at most ``BETTING_HANDS``; 0: none)."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    log = replay_log(df, betting_hands)
+    if betting_hands is None:
+        betting_hands = min(len(df), BETTING_HANDS)
+    log = _log(df, betting_players(df, players), betting_hands)
     tables = report_tables(df, log, arena)
     stem, written = write_tables(tables, path_md)
     rules = df.attrs.get("rules", {})

@@ -10,6 +10,7 @@ import vecgames
 from vecgames.analysis import dayaoguai_report, hanabi_report, holdem_report, liars_dice_report
 from vecgames.analysis import zhajinhua_report as zjh
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.holdem_betting import betting_log, betting_table
 from vecgames.analysis.seat_players import seat_labels
 from vecgames.arena.result import ArenaResult
 from vecgames.cli import main
@@ -95,21 +96,30 @@ def test_holdem_players_and_betting(tmp_path):
     assert t.loc[1, "wtsd"] == pytest.approx(shown.mean())
     assert t.loc[1, "wsd"] == pytest.approx((df["chips_1"].to_numpy()[shown[:, 0]] > 0).mean())
     assert t.loc[1, "bb_per_100"] == pytest.approx(50 * t.loc[1, "mean_chips"])
-    log = holdem_report.replay_log(df, 60)
-    bet = holdem_report.betting_table(log, seat_labels(df, 3))
-    assert bet["player"].tolist() == ["random", "call"]
-    assert bet["decisions"].sum() == len(log.actions)
-    assert bet.loc[1, "bet"] == 0 and bet.loc[1, "raise"] == 0  # call: never bets
-    assert np.isnan(bet.loc[1, "bluff_rate"]) and bet.loc[0, "postflop_bets"] > 0
+
+    def passive(obs, mask):  # the first legal action: fold when it may, else check
+        return mask.argmax(axis=1)
+
+    log = betting_log(["random", passive, "random"], 60, num_players=3)
+    bet = betting_table(log)
+    assert bet["player"].tolist() == ["random", "passive"]
+    assert bet["hands"].tolist() == [120, 60] and bet["decisions"].sum() == len(log)
+    assert bet.loc[1, "call"] == 0 and bet.loc[1, "bet"] == 0 and bet.loc[1, "raise"] == 0
+    assert bet.loc[1, "fold_to_raise"] == 1 and np.isnan(bet.loc[1, "bluff_rate"])
+    assert bet.loc[0, "postflop_bets"] > 0
+    made = log["made"].to_numpy()
+    assert ((made >= 0) == (log["street"] != "preflop").to_numpy()).all()
     shares = bet[list(holdem_report.ACTIONS)].sum(axis=1).to_numpy()
     np.testing.assert_allclose(shares, 1)
-    other = df.copy()  # a table with a player the replay cannot run
+    other = df.copy()  # a seat label that is no built-in name: the report needs players=
     other.attrs["players"] = ["mlp", "call", "mlp"]
-    assert holdem_report.replay_log(other, 60) is None
     written = holdem_report.write_report(other, tmp_path / "h.md", plots=False,
                                          betting_hands=60)
     text = written["report"].read_text(encoding="utf-8")
-    assert "| mlp | 800 |" in text and "replays built-in players only" in text
+    assert "| mlp | 800 |" in text and "pass `players=`" in text
+    written = holdem_report.write_report(other, tmp_path / "h.md", plots=False,
+                                         betting_hands=60, players=["random", passive, "random"])
+    assert pd.read_csv(written["betting"])["player"].tolist() == ["random", "passive"]
 
 
 def test_liars_dice_players():

@@ -577,7 +577,8 @@ def _simulate(args: argparse.Namespace) -> int:
     _check_output(args.csv, "--csv")
     options = _rule_options(args)
     kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
-    kwargs.update(summary=args.summary)
+    if args.summary:  # only when asked: play_games (checkpoint players) has no summary
+        kwargs.update(summary=True)
     if args.game == "zhajinhua":
         kwargs.update(record_actions=bool(args.report))
     ray_options = _ray_options(args)
@@ -610,7 +611,9 @@ def _simulate(args: argparse.Namespace) -> int:
         print(f"wrote {args.csv}")
     if args.report:
         report = importlib.import_module(REPORTS[args.game])
-        extra = {"seat_names": args.seat_names} if args.seat_names else {}
+        extra: dict[str, Any] = {"seat_names": args.seat_names} if args.seat_names else {}
+        if args.game == "holdem":  # its betting table plays more hands with these players
+            extra["players"] = _policy(args.policy)
         result = _report_arena(args, options, ray_options)
         written = report.write_report(df, args.report, elapsed=elapsed, arena=result, **extra)
         print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
