@@ -24,9 +24,10 @@ class Script:
     previous one (this game's only)."""
 
     def __init__(self, seed: int = 0, bad: tuple[Any, ...] = BAD_INPUTS,
-                 check: Callable[[Match, list[str]], None] | None = None):
+                 check: Callable[[Match, list[str]], None] | None = None,
+                 from_menu: bool = True):
         self.rng = random.Random(seed)
-        self.bad, self.check = list(bad), check
+        self.bad, self.check, self.from_menu = list(bad), check, from_menu
         self.lines: list[str] = []
         self.start = 0
         self.prompts = 0
@@ -54,6 +55,10 @@ class Script:
             item = self.bad.pop(0)
             return illegal if item is ILLEGAL else item  # type: ignore[return-value]
         self.frozen = None  # (an illegal move waits for a prompt that has one)
+        if not self.from_menu:  # a menu that does not list every move: the view's own list
+            env = match.env
+            return self.rng.choice([m.short for m in match.view.moves(
+                row_state(env.state, 0), env, env.action_mask[0]) if m.legal])
         menu = next(line for line in reversed(self.lines) if line.lstrip().startswith("Moves: "))
         return self.rng.choice([item.split(" ")[0]
                                 for item in menu.split("Moves: ", 1)[1].split(" | ")])
@@ -69,9 +74,10 @@ class Script:
 
 
 def play(view: View, seed: int, check: Callable[[Match, list[str]], None] | None = None,
-         bad: tuple[Any, ...] = BAD_INPUTS, **kwargs: Any) -> tuple[Any, Script]:
+         bad: tuple[Any, ...] = BAD_INPUTS, from_menu: bool = True,
+         **kwargs: Any) -> tuple[Any, Script]:
     """A whole match with the scripted person; (its MatchResult, the script)."""
-    script = Script(seed, bad, check)
+    script = Script(seed, bad, check, from_menu)
     match = Match(view, seed=seed, input_fn=script.input_fn, print_fn=script.print_fn,
                   **kwargs)
     script.match = match

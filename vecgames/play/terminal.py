@@ -113,7 +113,11 @@ class View:
         summed rewards per seat)."""
         raise NotImplementedError
 
-    # -- shared helpers ------------------------------------------------------------------
+    def menu(self, moves: list[Move], s: Any, env: Any, mask: np.ndarray) -> str:
+        """The legal moves as shown at the prompt."""
+        return menu(moves)
+
+
 def menu(moves: Sequence[Move]) -> str:
     """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""
     return "Moves: " + " | ".join(f"{m.short} {m.text}" for m in moves if m.legal)
@@ -147,7 +151,8 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
         print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
         return legal[0].action
     print_fn(view.table(s, env, int(env.current_player[i])))
-    print_fn(menu(moves))
+    listed = view.menu(moves, s, env, env.action_mask[i])
+    print_fn(listed)
     while True:
         try:
             text = input_fn(PROMPT)
@@ -161,7 +166,7 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
             raise Quit
         if words in HELP_WORDS:
             print_fn(view.rules_text(env))
-            print_fn(menu(moves))
+            print_fn(listed)
             continue
         if not words:
             print_fn(f"  Type a move from the list (e.g. '{view.example}'), '?' for the "
@@ -170,7 +175,7 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
         move = read_move(text, moves)
         if isinstance(move, str):
             print_fn(f"  Not a move: {move}.")
-            print_fn("  " + menu(moves))
+            print_fn("  " + listed)
             continue
         return move.action
 

@@ -19,6 +19,7 @@ import numpy as np
 # game -> the module of its terminal view (``VIEW``), imported when a person sits down
 VIEWS: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
                          "holdem": "vecgames.play.holdem",
+                         "liars_dice": "vecgames.play.liars_dice_view",
                          "hanabi": "vecgames.play.hanabi",
                          "dayaoguai": "vecgames.play.dayaoguai"}
 
@@ -30,8 +31,7 @@ class HumanPlayer:
     def __init__(self, game: str, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[[str], Any] = print, name: str = "human"):
         if not isinstance(game, str) or game not in VIEWS:
-            raise ValueError(f"a human plays {', '.join(VIEWS)} here (Liar's Dice: "
-                             f"`vecgames play liars-dice`), got game {game!r}")
+            raise ValueError(f"a human plays one of {', '.join(VIEWS)}, got game {game!r}")
         for what, fn in (("input_fn", input_fn), ("print_fn", print_fn)):
             if not callable(fn):
                 raise TypeError(f"{what} must be a function, got {type(fn).__name__}")
