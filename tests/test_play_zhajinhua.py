@@ -77,6 +77,7 @@ def test_end_of_input_quits_cleanly_and_ctrl_c_exits_130(capsys):
 @pytest.mark.parametrize("argv, flag", [
     (["--seat", "5", "--players", "3"], "--seat"),
     (["--agent", "nobody"], "--agent"),
+    (["--agent", "uniform"], "--agent"),  # illegal moves by design: simulate's kernels only
     (["--agent", "random,random"], "--agent"),  # 5 computer seats
     (["--rule", "ante=x"], "--rule"),
     (["--delay", "-1"], "--delay"),

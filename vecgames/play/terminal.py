@@ -201,94 +201,6 @@ def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
     return specs
 
 
-def label_of(player: Any) -> str:
-    name = getattr(player, "name", None)
-    return str(name) if name else str(getattr(player, "__name__", type(player).__name__))
-
-
-def resolve(game: str, specs: Sequence[Any], num_players: int) -> list[Any]:
-    """Players for every seat (``vecgames.policies.protocol.resolve_players``): a bad name
-    or checkpoint is a :class:`PlayError` naming ``--agent``."""
-    try:
-        from ..policies.protocol import resolve_players
-    except ImportError:  # STAND-IN until the player protocol lands
-        resolve_players = _standin_resolve  # type: ignore[assignment]
-    try:
-        return list(resolve_players(game, list(specs), num_players))
-    except (ValueError, TypeError) as exc:
-        raise PlayError(f"argument --agent: {exc}") from None
-
-
-class _StandIn:
-    """STAND-IN for BuiltinPlayer until vecgames.policies.builtin lands."""
-
-    def __init__(self, game: str, name: str):
-        import importlib
-
-        self.module = importlib.import_module(f"vecgames.policies.{game}")
-        self.game, self.name, self.code = game, name, self.module.POLICIES.index(name)
-
-    def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
-        if self.game == "liars_dice":
-            return self.module.env_actions(env, self.name)
-        out = self.module.policy_action(self.code, env.state, 0, env.rules)
-        if self.game != "holdem":
-            return np.array([out])
-        kind, amount = out
-        if kind < 2:
-            return np.array([kind])
-        from ..games.holdem.observe import discrete_to_amount
-
-        legal = np.flatnonzero(env.action_mask[0][2:]) + 2
-        amounts = [discrete_to_amount(env.state, 0, env.rules, int(a), env.fractions)[1]
-                   for a in legal]
-        if not len(legal):
-            return np.array([1])
-        return np.array([legal[int(np.argmin(np.abs(np.array(amounts) - amount)))]])
-
-
-def _standin_resolve(game: str, specs: Any, num_players: int) -> list[Any]:
-    import importlib
-
-    names = importlib.import_module(f"vecgames.policies.{game}").POLICIES
-    out = []
-    for spec in specs:
-        if isinstance(spec, str):
-            if spec not in names:
-                raise ValueError(f"unknown player {spec!r}; the built-in players of {game}: "
-                                 f"{', '.join(names)}")
-            out.append(_StandIn(game, spec))
-        else:
-            out.append(spec)
-    return out
-
-
-def env_options(game: str, players: Sequence[Any]) -> dict[str, Any]:
-    """The env keywords the players need (their ``env_options``); they must agree."""
-    options: dict[str, Any] = {}
-    owner: dict[str, str] = {}
-    for player in players:
-        theirs = getattr(player, "env_options", None) or {}
-        for key, value in dict(theirs).items():
-            if key in options and options[key] != value:
-                raise PlayError(f"argument --agent: {label_of(player)} needs {key}={value!r} "
-                                f"and {owner[key]} needs {key}={options[key]!r}; one table "
-                                f"computes one observation")
-            options[key], owner[key] = value, label_of(player)
-    return options
-
-
-def check_fits(game: str, env: Any, players: Sequence[Any]) -> None:
-    for player in players:
-        theirs = getattr(player, "game", None)
-        if theirs is not None and theirs != game:
-            raise PlayError(f"argument --agent: {label_of(player)} plays {theirs}, not {game}")
-        dim = getattr(player, "obs_dim", None)
-        if dim is not None and int(dim) != env.obs_dim:
-            raise PlayError(f"argument --agent: {label_of(player)} takes observations of "
-                            f"{dim} values; {game} with these rules has {env.obs_dim}")
-
-
 def act(player: Any, env: Any, obs: np.ndarray, mask: np.ndarray) -> int | tuple[int, int]:
     """One action of ``player`` for env 0 (``act_env`` when it has one): an action id, or
     for a Hold'em built-in an exact (kind, raise-to) pair for ``env.step_amounts``."""
@@ -344,6 +256,7 @@ class Match:
                  sleep_fn: Callable[[float], Any] = time.sleep, **options: Any):
         from ..core.registry import make
         from ..policies.human import HumanPlayer
+        from ..policies.run import Table
 
         self.view = view
         self.watch = check_bool(watch, "watch")
@@ -352,20 +265,22 @@ class Match:
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
         check_io(input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
         self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
-        probe = make(view.game, num_envs=1, seed=0, **options)  # checks the rule options
-        n = probe.num_players
+        n = make(view.game, num_envs=1, seed=0, **options).num_players  # checks the options
         self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
         computers = [p for p in range(n) if p != self.seat]
         specs = agent_list(view.default_agent if agent is None else agent, computers)
         human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
         by_seat = dict(zip(computers, specs, strict=True))
-        self.players = resolve(view.game, [human if p == self.seat else by_seat[p]
-                                           for p in range(n)], n)
-        self.env: Any = make(view.game, num_envs=1, seed=self.seed,
-                        **env_options(view.game, self.players), **options)
-        check_fits(view.game, self.env, self.players)
-        self.labels = ["you" if p == self.seat else label_of(pl)
-                       for p, pl in enumerate(self.players)]
+        try:  # the runner's checks: names, checkpoints, games, env options, obs sizes
+            table = Table(view.game, [human if p == self.seat else by_seat[p]
+                                      for p in range(n)], {**options, "num_players": n})
+            self.env: Any = make(view.game, num_envs=1, seed=self.seed, **table.env_options)
+            table.check_env(self.env)
+        except (ValueError, TypeError) as exc:
+            raise PlayError(f"argument --agent: {exc}") from None
+        self.players = table.seats
+        self.labels = ["you" if p == self.seat else label
+                       for p, label in enumerate(table.labels)]
 
     def say(self, text: str = "") -> None:
         self.print_fn(text)
