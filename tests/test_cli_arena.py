@@ -175,3 +175,24 @@ def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):
 ])
 def test_simulate_policy_routes_checkpoints_to_players(text, keyword, spec):
     assert cli._seat_players(text) == {keyword: spec}
+
+
+def test_checkpoint_players_on_the_command_line(tmp_path, capsys):
+    """A checkpoint path plays in `simulate --policy` and in the arena; another game's
+    checkpoint is refused before any game (a tiny untrained Liar's Dice network)."""
+    torch = pytest.importorskip("torch")
+    import vecgames
+    from vecgames.training import liars_dice
+
+    cfg = liars_dice.Config(hidden=8, layers=1, head="combined")
+    env = vecgames.make("liars_dice", **cfg.env_options())
+    net = liars_dice.make_qnet("combined", env.obs_dim, env.num_actions, 8, 1)
+    path = tmp_path / "tiny.pt"
+    liars_dice.save_checkpoint(path, net, net, torch.optim.SGD(net.parameters(), lr=0.1), cfg,
+                               1, 1)
+    assert main(["simulate", "liars_dice", "--games", "20", "--policy", f"random,{path}"]) == 0
+    assert "20 matches" in capsys.readouterr().out
+    assert main(["arena", "liars_dice", "--players", f"heuristic,{path}", "--games", "10"]) == 0
+    assert "heuristic, tiny at 2 seats" in capsys.readouterr().out
+    assert main(["arena", "holdem", "--players", f"random,{path}", "--games", "10"]) == 2
+    assert "plays liars_dice, not holdem" in capsys.readouterr().err
