@@ -105,6 +105,10 @@ def test_holdem_duplicate_deals():
         shown = (a[f"category_{p}"] >= 0) & (b[f"category_{p}"] >= 0)
         assert shown.sum() > 50
         np.testing.assert_array_equal(a[f"category_{p}"][shown], b[f"category_{p}"][shown])
+    result = vecgames.arena("holdem", ["call", "strength"], 400, **HEADS_UP)
+    assert result.unit == "bb/100"  # a hand's chips x 100 / big blind (2)
+    np.testing.assert_array_equal(result.matches.payoff_call[:400], a.chips_0 * 50.0)
+    np.testing.assert_array_equal(result.matches.payoff_call[400:], b.chips_1 * 50.0)
 
 
 def test_duplicate_narrows_and_agrees_with_plain():
@@ -177,7 +181,8 @@ def test_hanabi_selfplay_and_crossplay():
     cross = result.cross_matrix()
     assert cross.loc["rules", "rules"] == selfplay.loc["rules", "mean"]
     assert cross.loc["rules", "random"] == cross.loc["random", "rules"]  # 2 seats: same games
-    assert vecgames.arena("hanabi", ["rules"], 50).crossplay is None
+    alone = vecgames.arena("hanabi", ["rules"], 50)
+    assert alone.crossplay.empty and alone.cross_matrix().shape == (1, 1)
     with pytest.raises(ValueError, match="cooperative"):
         result.matrix()
 
@@ -229,3 +234,56 @@ def test_no_duplicate_where_the_deal_depends_on_the_players(monkeypatch):
         vecgames.arena("liars_dice", ["random", "heuristic"], 10, duplicate=True, num_rounds=3)
     with pytest.raises(ValueError, match="give fewer players"):
         vecgames.arena("holdem", [f"{n}" for n in ["random"] * 12], 10)
+
+
+# ---------------------------------------------------------------- other kinds of players
+
+
+def first_legal(obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    return action_mask.argmax(axis=1)
+
+
+def test_mixed_players():
+    """Built-in-only tables play in the kernels (the same games as simulate), a table with a
+    callable through play_games; the callable is labelled by its name."""
+    result = vecgames.arena("liars_dice", ["random", "heuristic", first_legal], 60, seed=2)
+    assert result.players == ("random", "heuristic", "first_legal")
+    assert pair(result, "heuristic", "first_legal")["mean"] > 0.5
+    m = result.matches
+    kernel = vecgames.simulate("liars_dice", 60, policy=["random", "heuristic"], seed=2)
+    mine = m.assignment == "random | heuristic"
+    expected = np.where(kernel.loser.to_numpy() == 0, -1.0, 1.0)
+    np.testing.assert_array_equal(m.loc[mine, "payoff_random"], expected)
+
+
+def test_duplicate_deals_through_play_games():
+    """The env path deals game g from its stream before any player acts, as the kernels do."""
+    from vecgames.policies.run import play_games
+
+    a = play_games("zhajinhua", ["heuristic", first_legal], 100, num_players=2)
+    b = play_games("zhajinhua", [first_legal, "heuristic"], 100, num_players=2)
+    cols = ["opener", "category_0", "category_1"]
+    pd.testing.assert_frame_equal(a[cols], b[cols])
+
+
+def test_players_checked_before_any_game(monkeypatch):
+    monkeypatch.setattr(api, "play_match", lambda job: (_ for _ in ()).throw(AssertionError))
+
+    def other_game(obs, mask):
+        return mask.argmax(axis=1)
+
+    other_game.game = "holdem"  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="plays holdem"):
+        vecgames.arena("liars_dice", ["random", other_game], 10)
+    with pytest.raises(ValueError, match="only in simulate's kernels"):
+        vecgames.arena("zhajinhua", ["uniform", first_legal], 10, num_players=2)
+
+
+def test_a_players_rule_options_size_every_table():
+    def heads_up(obs, mask):
+        return mask.argmax(axis=1)
+
+    heads_up.env_options = {"num_players": 2}  # type: ignore[attr-defined]
+    result = vecgames.arena("holdem", ["call", heads_up], 20)
+    assert result.seats == 2 and result.options["num_players"] == 2
+    assert result.matches.assignment.nunique() == 2
