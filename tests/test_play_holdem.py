@@ -7,6 +7,7 @@ import re
 import pytest
 from play_script import assert_answered, narrated, play, watch
 
+import vecgames
 from vecgames.core.cards import format_card
 from vecgames.games.holdem.rules import field
 from vecgames.play.holdem import VIEW
@@ -51,3 +52,17 @@ def test_spectator_mode_tells_every_move_and_ends():
     assert result.status == "finished" and result.games == 2
     assert steps == narrated(lines)  # every action is told, exact raises included
     assert any(line.startswith("=== Match over: 2 of 2 game(s) played") for line in lines)
+
+
+def test_a_checkpoint_takes_the_computer_seat_at_its_table_size(tmp_path):
+    torch = pytest.importorskip("torch")
+    from vecgames.training import zhajinhua as trainer  # the PPO/KL trainer of Hold'em too
+
+    env = vecgames.make("holdem", num_players=2)
+    net = trainer.PolicyNet(env.obs_dim, env.num_actions, hidden=8)
+    path = tmp_path / "hu.pt"
+    trainer.save_checkpoint(path, net, torch.optim.SGD(net.parameters(), lr=0.1),
+                            trainer.Config(game="holdem", players=2, hidden=8), 1)
+    result, script = play(VIEW, seed=2, agent=str(path), bad=())  # 2 seats: the checkpoint's
+    assert result.status == "finished" and result.labels == ["you", "hu"]
+    assert sum(result.totals) == 0

@@ -183,15 +183,19 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
 # ---------------------------------------------------------------- players
 
 
+def split_agents(agent: str | Sequence[Any]) -> list[Any]:
+    """The items of ``--agent``: a comma list, a sequence, or one item."""
+    if isinstance(agent, str):
+        return [a.strip() for a in agent.split(",")]
+    if isinstance(agent, (list, tuple)):
+        return list(agent)
+    return [agent]
+
+
 def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
     """One spec per computer seat: ``agent`` is one spec for all of them or, as a sequence
     or a comma list, one per seat in seat order."""
-    if isinstance(agent, str):
-        specs: list[Any] = [a.strip() for a in agent.split(",")]
-    elif isinstance(agent, (list, tuple)):
-        specs = list(agent)
-    else:
-        specs = [agent]
+    specs = split_agents(agent)
     if len(specs) == 1:
         specs *= len(seats)
     if len(specs) != len(seats):
@@ -256,6 +260,7 @@ class Match:
                  sleep_fn: Callable[[float], Any] = time.sleep, **options: Any):
         from ..core.registry import make
         from ..policies.human import HumanPlayer
+        from ..policies.protocol import resolve_items
         from ..policies.run import Table
 
         self.view = view
@@ -265,10 +270,19 @@ class Match:
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
         check_io(input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
         self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
+        try:  # checkpoints are loaded once, here
+            agents = resolve_items(view.game, split_agents(
+                view.default_agent if agent is None else agent))[0]
+        except (ValueError, TypeError) as exc:
+            raise PlayError(f"argument --agent: {exc}") from None
+        needs = {int(o["num_players"]) for o in (getattr(a, "env_options", None) or {}
+                                                  for a in agents) if "num_players" in o}
+        if "num_players" not in options and len(needs) == 1:  # a checkpoint's table size
+            options = {**options, "num_players": needs.pop()}
         n = make(view.game, num_envs=1, seed=0, **options).num_players  # checks the options
         self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
         computers = [p for p in range(n) if p != self.seat]
-        specs = agent_list(view.default_agent if agent is None else agent, computers)
+        specs = agent_list(agents, computers)
         human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
         by_seat = dict(zip(computers, specs, strict=True))
         try:  # the runner's checks: names, checkpoints, games, env options, obs sizes
