@@ -66,7 +66,7 @@ def _panels(result: Any) -> tuple[tuple[pd.DataFrame, str, str, float | None],
     crossplay = getattr(result, "crossplay", None)
     if crossplay is not None:  # Hanabi: cooperative, no winner or loser
         selfplay = _checked(getattr(result, "selfplay", None), SELFPLAY_COLUMNS, "selfplay")
-        cross = _checked(crossplay, CROSSPLAY_COLUMNS, "crossplay")
+        cross = _checked(crossplay, CROSSPLAY_COLUMNS, "crossplay", empty_ok=True)  # 1 player
         matrix = _square(cross, "partner", labels)
         own = selfplay.set_index("player")["mean"].reindex(labels).to_numpy(dtype=float)
         values = matrix.to_numpy(copy=True)  # a player's own team is its self-play score
@@ -82,13 +82,14 @@ def _panels(result: Any) -> tuple[tuple[pd.DataFrame, str, str, float | None],
             (ratings.sort_values("rating"), "ratings with 95% CI", "rating"))
 
 
-def _checked(frame: Any, columns: tuple[str, ...], name: str) -> pd.DataFrame:
+def _checked(frame: Any, columns: tuple[str, ...], name: str,
+             empty_ok: bool = False) -> pd.DataFrame:
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"result.{name}: expected a DataFrame, got {type(frame).__name__}")
     missing = [c for c in columns if c not in frame.columns]
     if missing:
         raise ValueError(f"result.{name}: missing columns {missing}")
-    if frame.empty:
+    if frame.empty and not empty_ok:
         raise ValueError(f"result.{name}: no rows to plot")
     return frame
 

@@ -116,6 +116,14 @@ def test_arena_command_hanabi_self_and_cross_play(capsys):
     assert "self-play" in out and "cross-play" in out
 
 
+def test_arena_command_hanabi_one_player_self_play_only(tmp_path, capsys):
+    plot = tmp_path / "selfplay.png"
+    rc = main(["arena", "hanabi", "--players", "rules", "--games", "20", "--plot", str(plot)])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "self-play" in out and "cross-play" not in out and plot.exists()
+
+
 def test_arena_command_markdown(capsys):
     rc = main(["arena", "liars_dice", "--players", "random,heuristic", "--games", "50",
                "--markdown"])

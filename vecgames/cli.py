@@ -709,7 +709,10 @@ def _arena(args: argparse.Namespace) -> int:
     if args.plot:
         from vecgames.analysis.arena_plot import plot_arena
 
-        print(f"wrote {plot_arena(result, args.plot)}")
+        try:
+            print(f"wrote {plot_arena(result, args.plot)}")
+        except (ValueError, TypeError) as exc:
+            raise CLIError(f"argument --plot: {exc}") from None
     return 0
 
 
@@ -747,6 +750,8 @@ def _print_arena(result: Any, markdown: bool) -> None:
           f"unit: {result.unit}")
     number = lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"  # noqa: E731
     for name, table in result.tables().items():
+        if table.empty:  # e.g. Hanabi's cross-play with one player
+            continue
         print("\n" + ARENA_TITLES.get(name, name).format(unit=result.unit))
         print(table.drop(columns=["unit"], errors="ignore").to_string(
             index=False, float_format=number))
