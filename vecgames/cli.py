@@ -188,7 +188,8 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="player name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
                         "check, strength, raise-uniform; liars_dice: random, heuristic; "
-                        "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed). "
+                        "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed), "
+                        "or a trainer's checkpoint path (.pt: plays through env.step). "
                         "Default: the game's default player (`vecgames list`)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--threads", type=int, help="Numba threads (default: all cores)")
