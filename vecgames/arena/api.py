@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -126,12 +128,32 @@ def _schedule(game: str, num_players: int, seats: int) -> list[tuple[int, ...]]:
 
 
 def _play_local(jobs: list[MatchJob], show: bool, unit: str) -> list[np.ndarray]:
-    out = []
+    """Every job's payoffs, in order. Tables of built-in players run side by side, one per
+    Numba thread, each kernel on one thread: one launch of a parallel kernel waits for all its
+    threads, which on a busy machine cost more than a small table's games (720 tables of 300
+    Zha Jin Hua games: 4.1 s one after another, 0.7 s side by side on 2 cores). Other tables
+    run one after another (a Python player need not be thread-safe)."""
+    threads = numba.get_num_threads()
+    side_by_side = [k for k, job in enumerate(jobs)
+                    if all(seat.builtin is not None for seat in job.seats)] if threads > 1 else []
+    out: list[np.ndarray | None] = [None] * len(jobs)
     with progress_bar(sum(job.num_games for job in jobs), unit, show) as bar:
-        for job in jobs:
-            out.append(play_match(job))
-            bar.update(job.num_games)
-    return out
+        if len(side_by_side) > 1:
+            with ThreadPoolExecutor(threads) as pool:
+                for k, payoffs in zip(side_by_side, pool.map(
+                        _play_on_one_thread, [jobs[k] for k in side_by_side]), strict=True):
+                    out[k] = payoffs
+                    bar.update(jobs[k].num_games)
+        for k, job in enumerate(jobs):
+            if out[k] is None:
+                out[k] = play_match(job)
+                bar.update(job.num_games)
+    return [payoffs for payoffs in out if payoffs is not None]
+
+
+def _play_on_one_thread(job: MatchJob) -> np.ndarray:
+    numba.set_num_threads(1)  # (thread-local: the pool's threads only)
+    return play_match(job)
 
 
 def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],

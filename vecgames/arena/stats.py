@@ -15,8 +15,11 @@ Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 
 def unit_means(values: np.ndarray, deals: np.ndarray) -> np.ndarray:
     """The mean of ``values`` per distinct deal, in increasing deal order."""
-    _, inverse, counts = np.unique(deals, return_inverse=True, return_counts=True)
-    return np.bincount(inverse, weights=values, minlength=len(counts)) / counts
+    offset = deals - deals.min()  # deals are game indices: count them in place, no sort
+    counts = np.bincount(offset)
+    sums = np.bincount(offset, weights=values)
+    played = counts > 0
+    return sums[played] / counts[played]
 
 
 def mean_ci(units: np.ndarray) -> tuple[float, float, float]:
