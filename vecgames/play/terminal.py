@@ -104,7 +104,8 @@ class View:
     def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
                 done: bool) -> list[str]:  # pragma: no cover
         """What everyone saw happen: ``before`` the state the move was made in, ``after`` the
-        state it left (the next game's when ``done``); ``action`` as :func:`act` gave it."""
+        state it left (the next game's when ``done``); ``action`` an action id, or a Hold'em
+        built-in's exact (kind, raise-to) pair."""
         raise NotImplementedError
 
     def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
@@ -205,36 +206,6 @@ def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
     return specs
 
 
-def act(player: Any, env: Any, obs: np.ndarray, mask: np.ndarray) -> int | tuple[int, int]:
-    """One action of ``player`` for env 0 (``act_env`` when it has one): an action id, or
-    for a Hold'em built-in an exact (kind, raise-to) pair for ``env.step_amounts``."""
-    rows = np.zeros(1, np.int64)
-    if callable(getattr(player, "act_env", None)):
-        out = player.act_env(env, rows)
-    else:
-        out = player(np.array(obs[:1], np.float32), np.array(mask[:1], np.bool_))
-    if hasattr(out, "detach"):  # a torch tensor
-        out = out.detach().cpu().numpy()
-    out = np.asarray(out)
-    if out.ndim == 2:
-        return int(out[0, 0]), int(out[0, 1])
-    return int(out.reshape(-1)[0])
-
-
-def step(env: Any, action: int | tuple[int, int], label: str) -> tuple[Any, ...]:
-    """``env.step`` of env 0's action (``step_amounts`` for an exact pair); an illegal action
-    is the player's fault: a :class:`PlayError` naming it."""
-    try:
-        if isinstance(action, tuple):
-            return env.step_amounts(np.array([action[0]]), np.array([action[1]]))
-        if not (0 <= action < env.num_actions and env.action_mask[0, action]):
-            raise ValueError(f"action {action} is illegal (legal: "
-                             f"{np.flatnonzero(env.action_mask[0]).tolist()})")
-        return env.step(np.array([action]))
-    except ValueError as exc:
-        raise PlayError(f"{label}: {exc}", code=1) from None
-
-
 # ---------------------------------------------------------------- the match
 
 
@@ -292,7 +263,7 @@ class Match:
             table.check_env(self.env)
         except (ValueError, TypeError) as exc:
             raise PlayError(f"argument --agent: {exc}") from None
-        self.players = table.seats
+        self.table, self.players = table, table.seats
         self.labels = ["you" if p == self.seat else label
                        for p, label in enumerate(table.labels)]
 
@@ -314,6 +285,12 @@ class Match:
         return f"You are seat {self.seat}. {seats}. Seed {self.seed}."
 
     def run(self) -> MatchResult:
+        from ..core.simulation import numba_threads
+
+        with numba_threads(1):  # one table: waking a thread pool per step costs more
+            return self._run()
+
+    def _run(self) -> MatchResult:
         env, view = self.env, self.view
         n = env.num_players
         self.say(view.rules_text(env))
@@ -326,12 +303,11 @@ class Match:
             p = int(info["current_player"][0])
             before = row_state(env.state, 0)
             try:
-                action = act(self.players[p], env, obs, info["action_mask"])
+                action, obs, reward, terminated, truncated, info = self._move(obs, info)
             except Quit:
                 result.status = "quit"
                 self._final(result)
                 return result
-            obs, reward, terminated, truncated, info = step(env, action, self.seat_label(p))
             done = bool(terminated[0] or truncated[0])
             game_reward += reward[0, :n]
             after = row_state(env.state, 0)
@@ -357,6 +333,20 @@ class Match:
                 self._final(result)
                 return result
             self._header(result.games + 1)
+
+    def _move(self, obs: np.ndarray, info: dict[str, Any]) -> tuple[Any, ...]:
+        """The acting seat's move (the runner's ``choose``: players' outputs checked under the
+        env's illegal-action contract), and the step's outputs. The move is an action id, or
+        a Hold'em built-in's exact (kind, raise-to) pair."""
+        from ..policies.run import choose
+
+        try:
+            actions, exact = choose(self.env, self.table, obs, info, np.ones(1, np.bool_))
+        except ValueError as exc:  # a player's illegal move: its fault, not the options'
+            raise PlayError(str(exc), code=1) from None
+        if exact is None:
+            return int(actions[0]), *self.env.step(actions)
+        return (int(exact[0][0]), int(exact[1][0])), *self.env.step_amounts(*exact)
 
     def _header(self, number: int) -> None:
         self.say()
