@@ -499,6 +499,12 @@ class LiarsDiceGame:
 
     # -- the loop --------------------------------------------------------------------------
     def run(self) -> PlayResult:
+        from ..core.simulation import numba_threads
+
+        with numba_threads(1):  # one table: waking a thread pool per step costs more
+            return self._run()
+
+    def _run(self) -> PlayResult:
         env = self.env
         self.say(self._rules_text())
         self.say(self._line_up())
