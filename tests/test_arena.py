@@ -149,16 +149,16 @@ def test_seat_rotation_removes_the_seat_advantage():
 
 
 def test_tables_and_ratings():
-    result = vecgames.arena("zhajinhua", ["random", "heuristic", "uniform"], 300, seed=4,
-                            **HEADS_UP)
-    assert len(result.matches) == 6 * 300 and result.unit == "chips"
+    result = vecgames.arena("zhajinhua", ["random", "heuristic", "uniform", "heuristic"], 200,
+                            seed=4, **HEADS_UP)
+    assert len(result.matches) == 12 * 200 and result.unit == "chips"
     matrix = result.matrix()
     np.testing.assert_allclose(matrix.to_numpy(), -matrix.to_numpy().T)  # zero-sum
     ratings = result.ratings.set_index("player")
     for label in result.players:
         mine = result.pairwise[result.pairwise.player == label]
         assert np.isclose(ratings.loc[label, "rating"], mine["mean"].mean())
-        assert ratings.loc[label, "games"] == 4 * 300
+        assert ratings.loc[label, "games"] == 6 * 200
     assert list(result.ratings.rating) == sorted(result.ratings.rating, reverse=True)
     assert set(result.tables()) == {"pairwise", "ratings"}
     text = result.to_markdown()
