@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cli import TRAIN_HINT, Parser, flagged
+from ..cli import TRAIN_HINT, Parser
 from ..core.rng import check_seed
 from ..core.validation import check_bool, check_int
 from ..games.liars_dice.bids import (
@@ -49,7 +49,7 @@ from ..games.liars_dice.bids import (
 from ..games.liars_dice.env import LiarsDiceEnv
 from ..games.liars_dice.rules import make_rules, rules_to_options
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
-from .terminal import QUIT_WORDS, PlayError, agent_list, check_delay, check_io
+from .terminal import QUIT_WORDS, PlayError, agent_list, check_delay, check_io, run_command
 from .terminal import ordinal as _ordinal
 
 PROG = "vecgames play liars-dice"
@@ -630,25 +630,11 @@ def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
-    try:  # the options and the agent are checked before anything is played
-        game = LiarsDiceGame(players=args.players, rounds=args.rounds, dice=args.dice,
-                             seat=args.seat, agent=args.agent, threshold=args.threshold,
-                             seed=args.seed, render=args.render,
-                             forbid_repeat_bids=args.forbid_repeat_bids, variant=args.variant,
-                             watch=args.watch, delay=args.delay, input_fn=input_fn,
-                             print_fn=print_fn)
-    except PlayError as exc:
-        print(f"{PROG}: error: {exc}", file=sys.stderr)
-        return exc.code
-    except (ValueError, TypeError) as exc:
-        print(f"{PROG}: error: {flagged(exc, FLAG_OF_ARG)}", file=sys.stderr)
-        return 2
-    try:
-        game.run()
-    except KeyboardInterrupt:
-        print_fn("\nInterrupted.")
-        return 130
-    return 0
+    return run_command(PROG, lambda: LiarsDiceGame(
+        players=args.players, rounds=args.rounds, dice=args.dice, seat=args.seat,
+        agent=args.agent, threshold=args.threshold, seed=args.seed, render=args.render,
+        forbid_repeat_bids=args.forbid_repeat_bids, variant=args.variant, watch=args.watch,
+        delay=args.delay, input_fn=input_fn, print_fn=print_fn), FLAG_OF_ARG, print_fn)
 
 
 if __name__ == "__main__":

@@ -401,7 +401,7 @@ def main(view: View, argv: list[str] | None = None,
     2 usage error, 130 interrupted)."""
     import importlib
 
-    from ..cli import CLIError, flagged, parse_rule
+    from ..cli import CLIError, parse_rule
 
     prog = f"vecgames play {view.game}"
     try:
@@ -418,21 +418,35 @@ def main(view: View, argv: list[str] | None = None,
                 raise CLIError("argument --players: given twice (--players and --rule "
                                "num_players)")
             options["num_players"] = args.players
-        match = Match(view, seat=args.seat, agent=args.agent, seed=args.seed, games=args.games,
-                      watch=args.watch, delay=args.delay, input_fn=input_fn,
-                      print_fn=print_fn, sleep_fn=sleep_fn, **options)
+    except CLIError as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return 2
+    return run_command(prog, lambda: Match(
+        view, seat=args.seat, agent=args.agent, seed=args.seed, games=args.games,
+        watch=args.watch, delay=args.delay, input_fn=input_fn, print_fn=print_fn,
+        sleep_fn=sleep_fn, **options), flags, print_fn)
+
+
+def run_command(prog: str, build: Callable[[], Any], flag_of_arg: dict[str, str],
+                print_fn: Callable[[str], Any]) -> int:
+    """Build a match (its options and players are checked before anything is played: a
+    usage error exits 2, a :class:`PlayError` its own code), then run it (Ctrl-C: 130)."""
+    from ..cli import flagged
+
+    try:
+        match = build()
     except PlayError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return exc.code
-    except (CLIError, ValueError, TypeError) as exc:
-        print(f"{prog}: error: {flagged(exc, flags)}", file=sys.stderr)
+    except (ValueError, TypeError) as exc:
+        print(f"{prog}: error: {flagged(exc, flag_of_arg)}", file=sys.stderr)
         return 2
     try:
         match.run()
     except KeyboardInterrupt:
         print_fn("\nInterrupted.")
         return 130
-    except PlayError as exc:
+    except PlayError as exc:  # a player's illegal move
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return exc.code
     return 0
