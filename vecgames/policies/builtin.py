@@ -65,5 +65,14 @@ class BuiltinPlayer:
         raise TypeError(f"the built-in player {self.name!r} reads the env's state: call "
                         f"act_env(env, rows), not the observation interface")
 
+    def __eq__(self, other: object) -> bool:  # the same built-in plays the same way
+        return isinstance(other, BuiltinPlayer) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[str, str, float | None]:
+        return self.game, self.builtin, self.threshold
+
     def __repr__(self) -> str:
         return f"BuiltinPlayer({self.game!r}, {self.name!r})"

@@ -112,13 +112,15 @@ class Table:
                 raise ValueError(f"{game}'s built-in player {p.name!r} plays only in "
                                  f"simulate's kernels (with built-in players only)")
         self.game, self.seats = game, items
-        # distinct players in seat order, each with the seats it holds
-        self.players = list({id(p): p for p in items}.values())
-        labels = dict(zip(map(id, self.players), unique_labels(self.players), strict=True))
-        self.labels = [labels[id(p)] for p in items]
-        self.groups = [(p, labels[id(p)],
-                        np.array([q is p for q in items] + [False], np.bool_))
-                       for p in self.players]  # the extra False: current_player of a WAIT row
+        # distinct players in seat order, each with the seats it holds (equal built-ins are
+        # one player: one kernel call, one label)
+        keys = [player_key(p) for p in items]
+        distinct = dict(zip(keys, items, strict=True))
+        self.players = list(distinct.values())
+        labels = dict(zip(distinct, unique_labels(self.players), strict=True))
+        self.labels = [labels[k] for k in keys]
+        self.groups = [(p, labels[k], np.array([q == k for q in keys] + [False], np.bool_))
+                       for k, p in distinct.items()]  # the extra False: a WAIT row's seat
 
     def check_env(self, env: Any) -> None:
         """Each player's ``obs_dim`` fits the env's (before any game starts)."""
@@ -128,6 +130,11 @@ class Table:
                 raise ValueError(f"player {label!r} reads observations of {dim} values, but "
                                  f"{self.game} with these options has {env.obs_dim} (the "
                                  f"expected size; env options {self.env_options})")
+
+
+def player_key(player: Any) -> Any:
+    """What makes two seats one player: equal built-ins, else the same object."""
+    return player if isinstance(player, BuiltinPlayer) else id(player)
 
 
 def default_players(game: str) -> int:
