@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pandas as pd
@@ -38,11 +38,11 @@ class ArenaResult:
     duplicate: bool
     unit: str
     ci_unit: str
-    matches: pd.DataFrame
-    pairwise: pd.DataFrame | None = None
-    ratings: pd.DataFrame | None = None
-    selfplay: pd.DataFrame | None = None
-    crossplay: pd.DataFrame | None = None
+    matches: pd.DataFrame = field(repr=False)  # (tables: ``to_markdown()``)
+    pairwise: pd.DataFrame | None = field(default=None, repr=False)
+    ratings: pd.DataFrame | None = field(default=None, repr=False)
+    selfplay: pd.DataFrame | None = field(default=None, repr=False)
+    crossplay: pd.DataFrame | None = field(default=None, repr=False)
     options: dict[str, Any] | None = None
 
     def matrix(self) -> pd.DataFrame:
