@@ -100,11 +100,13 @@ class HoldemView(View):
 
     def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:
         to_call, _, high = raise_bounds(s, 0, env.rules)
+        verb = "bet" if int(_f(s, "cur_bet")) == 0 else "raise to"
         out = [Move(0, "f", "fold", bool(mask[0])),
                Move(1, "c", f"call {to_call}" if to_call else "check", bool(mask[1]))]
-        for a in range(2, env.num_actions):
+        k = len(env.fractions)  # the minimum raise first, then the pot fractions, all-in last
+        for a in (2 + k, *range(2, 2 + k), 3 + k):
             amount = _exact(s, env, a)[1] if mask[a] else 0
-            out.append(Move(a, _short(env, a), f"raise to {amount}"
+            out.append(Move(a, _short(env, a), f"{verb} {amount}"
                             + (" (all-in)" if amount == high else ""), bool(mask[a])))
         return out
 
