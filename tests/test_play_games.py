@@ -11,8 +11,9 @@ from vecgames.policies.builtin import BuiltinPlayer
 from vecgames.policies.run import play_games
 
 # Per game: a mix of built-in players, one per seat (a deterministic one beside random ones).
-# Da Yaoguai's games are cut at 300 steps: deterministic players can cycle for ever.
-SHORT = {"dayaoguai": {"max_steps": 300}}
+# Da Yaoguai's games are cut at 300 steps: deterministic players can cycle for ever. Hold'em
+# with a rotating button: simulate gives hand g the button g % n, the env's rotation restarts.
+SHORT = {"dayaoguai": {"max_steps": 300}, "holdem": {"button": "rotate"}}
 TABLES = {
     "zhajinhua": ["heuristic", "random", "random"],
     "holdem": ["strength", "call", "random"],
