@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
 from vecgames.analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
 from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.analysis.zhajinhua_report import (
@@ -46,9 +47,11 @@ from vecgames.analysis.zhajinhua_report import (
     write_tables,
 )
 from vecgames.games.dayaoguai.names import check_seat_names, seat_name
+from vecgames.games.dayaoguai.rules import MASTER, PASS
 
 HAND = ("monsters", "disciples", "masters")  # J/Q/K, 3/8/5, 10s dealt (per-seat columns)
 MODEL_TERMS = ("intercept", "monsters", "masters")  # disciples: the rest of the hand
+DECISION_GAMES = 50  # games per policy the CLI plays for the decision table
 
 
 # ---------------------------------------------------------------- inputs
@@ -406,6 +409,30 @@ def player_table(data: Frames) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _kinds(env: Any, rows: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
+    """Each decision's kind: 0 a pickup (pass), else the rank group of the card played (1
+    monster J/Q/K, 2 disciple 3/8/5, 3 master 10; card id = 4 x rank + suit)."""
+    rank = actions // 4
+    return {"kind": np.where(actions == PASS, 0, np.where(rank < 3, 1, np.where(
+        rank < MASTER, 2, 3)))}
+
+
+def decision_table(logs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per policy (a ``decision_log`` by label) and player: seat-games, decisions, the share
+    of pickups among them and pickups per game, and the monsters / disciples / masters among
+    the cards it played."""
+    out = []
+    for label, log in logs.items():
+        t = kind_table(log, "kind", ("pickup", *HAND))
+        played = t[list(HAND)].sum(axis=1).to_numpy()
+        for k in HAND:  # shares of the cards played, not of all decisions
+            t[f"{k}_played"] = t[k] / np.where(played > 0, played, np.nan)
+        t["pickups_per_game"] = t["pickup"] * t["decisions"] / t["games"].clip(lower=1)
+        t.insert(0, "policy", label)
+        out.append(t.drop(columns=list(HAND)))
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
 def report_tables(data: Frames, seat_names: str = "numbers",
                   arena: Any = None) -> dict[str, pd.DataFrame]:
     """Every table of the report by name (the CSV suffix); ``arena``: an arena result for the
@@ -506,19 +533,28 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
 
 def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Da Yaoguai simulation report", plots: bool = True,
-                 seat_names: str = "numbers", arena: Any = None) -> list[Path]:
+                 seat_names: str = "numbers", arena: Any = None, players: Any = None,
+                 decision_games: int = 0) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     plots as ``<stem>_lengths.png`` and ``<stem>_hands.png`` beside it (need matplotlib;
     skipped with a note otherwise). ``data``: per-game frames (see the module doc);
     ``elapsed`` = simulation seconds for the intro; ``seat_names``: ``"numbers"`` or
     ``"xiyouji"`` (the seat table's ``seat_name`` column); ``arena``: a ``vecgames.arena``
-    result for the who-beats-whom section. Returns the written paths, the Markdown file
-    first."""
+    result for the who-beats-whom section; ``players``: the seat specs of a single frame (as
+    ``simulate(players=...)``) for the decision table, needed when a seat holds other than a
+    built-in player; ``decision_games``: games per policy the decision table plays through the
+    env, at most the frame's (0, the default: no table; the CLI plays ``DECISION_GAMES``).
+    Returns the written paths, the Markdown file first."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
     check_seat_names(seat_names)
     frames = as_frames(data)
     tables = report_tables(frames, seat_names, arena)
+    logs = {label: log for label, df in frames.items() if not _is_summary(df) and (
+        log := log_like("dayaoguai", df, players if len(frames) == 1 else None,
+                        min(len(df), decision_games), _kinds)) is not None}
+    if logs:
+        tables["decisions"] = decision_table(logs)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("truncated_share", "cut_share", "win_share", "win_ci95", "win_share_decided",
@@ -539,6 +575,12 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               "per seat; win_share_decided: over the games a seat emptied its hand. Pickups "
               "are counted per game (below), not per seat.", "",
               md_table(tables["players"], pct, signed), ""]
+    lines += ["### Decisions by player", ""] + ([
+        f"Every decision of up to {decision_games:,} more games of each policy "
+        "(`vecgames.analysis.decision_log`, seed 0): the share of pickups and "
+        "pickups per game, and the monsters, disciples and masters among the cards played.",
+        "", md_table(tables["decisions"], ("pickup", *(f"{k}_played" for k in HAND))), ""]
+        if logs else [no_log_note(decision_games), ""])
     lines += arena_section(arena, [p for df in frames.values() for p in seat_policies(df)])
     lines += ["## Game length and pickups", "", "Steps and pickups per game: mean, std, "
               "min, quantiles (observed values) and max, over all games (truncated ones end "

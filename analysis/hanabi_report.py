@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
 from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _policy_text,
@@ -34,12 +35,13 @@ from vecgames.analysis.zhajinhua_report import (
     plot_section,
     write_tables,
 )
-from vecgames.games.hanabi.rules import MAX_LIFE
+from vecgames.games.hanabi.rules import LIFE, MAX_LIFE
 
 MAX_SCORE = 25
 END_NAMES = ("lives", "perfect", "deck")
 KINDS = ("hint", "play", "discard")  # per-game columns hints, plays, discards
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+DECISION_GAMES = 500  # games per team the CLI plays for the decision table
 
 Frames = Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame] | pd.DataFrame
 
@@ -226,6 +228,36 @@ def play_table(data: Frames) -> pd.DataFrame:
                                        "misplays_per_game", "misplay_share", "bomb_out"])
 
 
+def _kinds(env: Any, rows: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
+    """Each decision's kind (0 hint, 1 play, 2 discard; the env's actions are h discards, h
+    plays, then the hints, for hand size h) and the lives before it."""
+    h = env.rules.hand_size
+    kind = np.where(actions < h, 2, np.where(actions < 2 * h, 1, 0))
+    return {"kind": kind, "lives": env.state.table[rows, LIFE]}
+
+
+def _misplays(env: Any, rows: np.ndarray, table: np.ndarray,
+              before: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    return {"misplay": table[:, LIFE] < before["lives"]}
+
+
+def decision_table(logs: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per team (a ``decision_log`` by label) and player: seat-games, decisions, the share of
+    hints, plays and discards, misplays per game (its plays that cost a life) and
+    misplay_share (misplays among its plays)."""
+    out = []
+    for label, log in logs.items():
+        t = kind_table(log, "kind", KINDS)
+        seats = player_seats(log.attrs["players"]).values()
+        mis = [log.loc[log["seat"].isin(s).to_numpy(), "misplay"].sum() for s in seats]
+        plays = [(log["seat"].isin(s) & (log["kind"] == 1)).sum() for s in seats]
+        t["misplays_per_game"] = np.array(mis) / t["games"].clip(lower=1)
+        t["misplay_share"] = [ratio(m, p) for m, p in zip(mis, plays, strict=True)]
+        t.insert(0, "team", label)
+        out.append(t)
+    return pd.concat(out, ignore_index=True) if out else pd.DataFrame()
+
+
 def report_tables(data: Frames, arena: Any = None) -> dict[str, pd.DataFrame]:
     """Every table of the report by name (the CSV suffix); ``arena``: an arena result for the
     who-beats-whom tables."""
@@ -306,16 +338,26 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
 
 def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Hanabi simulation report", plots: bool = True,
-                 arena: Any = None) -> list[Path]:
+                 arena: Any = None, players: Any = None,
+                 decision_games: int = 0) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     score histogram as ``<stem>_scores.png`` beside it (needs matplotlib; skipped with a note
     otherwise). ``data``: per-game frames (see the module doc); ``elapsed`` = simulation
     seconds for the intro; ``arena``: a ``vecgames.arena`` result (self-play and cross-play)
-    for the who-beats-whom section. Returns the written paths, the Markdown file first."""
+    for the who-beats-whom section; ``players``: the seat specs of a single team (as
+    ``simulate(players=...)``) for the decision table, needed when a seat holds other than a
+    built-in player; ``decision_games``: games per team the decision table plays through the
+    env, at most the frame's (0, the default: no table; the CLI plays ``DECISION_GAMES``).
+    Returns the written paths, the Markdown file first."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
     frames = as_frames(data)
     tables = report_tables(frames, arena)
+    logs = {label: log for label, df in frames.items() if not _is_summary(df) and (
+        log := log_like("hanabi", df, players if len(frames) == 1 else None,
+                        min(len(df), decision_games), _kinds, _misplays)) is not None}
+    if logs:
+        tables["decisions"] = decision_table(logs)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("perfect_share", *END_NAMES, *(f"{k}_share" for k in KINDS),
@@ -340,6 +382,12 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               "misplay_share among the plays, bomb_out = games that lost all lives. The frame "
               "counts a team's actions, not each seat's.", "",
               md_table(tables["plays"], ("misplay_share", "bomb_out")), ""]
+    lines += ["### Decisions by player", ""] + ([
+        f"Every decision of up to {decision_games:,} more games of each team "
+        "(`vecgames.analysis.decision_log`, seed 0): the share of hints, plays and "
+        "discards of each player, its misplays per game and among its plays.", "",
+        md_table(tables["decisions"], (*KINDS, "misplay_share")), ""]
+        if logs else [no_log_note(decision_games), ""])
     labels = [p for df in frames.values() for p in seat_labels(df, _seat_count(df))]
     lines += arena_section(arena, labels)
     lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "

@@ -4,9 +4,8 @@ with any mix of players (built-in, callable, checkpoint), and the betting table 
 >>> log = betting_log(["strength", "call"], 2_000, num_players=2)
 >>> betting_table(log)      # action mix, bet sizes, fold-to-raise, bluff rate per player
 
-The hands are played by ``vecgames.policies.run`` (the runner of ``simulate(players=...)``);
-a recorder reads each decision from the table before and after the step, so the log does not
-depend on how a player encodes its actions.
+The hands are played by ``decision_log``, which reads each decision from the table before and
+after the step, so the log does not depend on how a player encodes its actions.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from vecgames.analysis.decision_log import Columns, decision_log
 from vecgames.analysis.seat_players import player_seats
 from vecgames.games.holdem.rules import BET, CUR_BET, FOLDED, PAID, PLAYER, STREET, STREET_NAMES
 from vecgames.poker.seven_card import evaluate, hand_category
@@ -25,83 +25,54 @@ BOARD_CARDS = (0, 3, 4, 5)  # board cards dealt on each street
 LOG_COLUMNS = ("hand", "street", "seat", "action", "owed", "added", "pot", "made")
 
 
-class BettingRecorder:
-    """Collects one row per decision (``LOG_COLUMNS``) from the runner's step hooks. ``made``:
-    the category (0 high card .. 8) of the seat's hole cards with the board dealt so far,
-    -1 preflop; ``owed``: chips to call; ``pot``: chips in the pot before the action."""
-
-    def __init__(self, env: Any, first_hand: int = 0):
-        self.n, self.first = env.num_players, first_hand
-        self.parts: list[dict[str, np.ndarray]] = []
-        self.pending: dict[str, np.ndarray] = {}
-
-    def before_step(self, env: Any, actions: np.ndarray, game_ids: np.ndarray) -> None:
-        rows = np.flatnonzero(game_ids >= 0)
-        t = env.state.table[rows]
-        seat = t[:, PLAYER].astype(np.int64)
-        street = t[:, STREET].astype(np.int64)
-        paid = t[:, PAID:PAID + self.n]
-        bet = np.take_along_axis(t[:, BET:BET + self.n], seat[:, None], 1)[:, 0]
-        self.pending = {"rows": rows, "hand": self.first + game_ids[rows], "seat": seat,
-                        "street": street, "owed": t[:, CUR_BET] - bet,
-                        "paid": np.take_along_axis(paid, seat[:, None], 1)[:, 0],
-                        "pot": paid.sum(axis=1), "made": self._made(env, rows, seat, street)}
-
-    def after_step(self, env: Any, reward: np.ndarray, terminated: np.ndarray,
-                   truncated: np.ndarray, info: dict[str, Any], game_ids: np.ndarray) -> None:
-        p = self.pending
-        rows, seat = p["rows"], p["seat"]
-        ended = (terminated | truncated)[rows]
-        t = np.where(ended[:, None], env.final_table[rows], env.state.table[rows])
-        added = np.take_along_axis(t[:, PAID:PAID + self.n], seat[:, None], 1)[:, 0] - p["paid"]
-        folded = (t[:, FOLDED] >> seat) & 1 == 1
-        kind = np.where(folded, 0, np.where(added <= 0, 1, np.where(
-            added <= p["owed"], 2, np.where((p["owed"] == 0) & (p["street"] > 0), 3, 4))))
-        self.parts.append({"hand": p["hand"], "street": p["street"], "seat": seat,
-                           "action": kind, "owed": p["owed"], "added": added, "pot": p["pot"],
-                           "made": p["made"]})
-
-    def _made(self, env: Any, rows: np.ndarray, seat: np.ndarray,
-              street: np.ndarray) -> np.ndarray:
-        out = np.full(rows.size, -1, np.int64)
-        deck = env.state.deck[rows]
-        for s in (1, 2, 3):
-            sel = np.flatnonzero(street == s)
-            if sel.size:
-                hole = deck[sel[:, None], 2 * seat[sel, None] + np.arange(2)]
-                board = deck[sel, 2 * self.n:2 * self.n + BOARD_CARDS[s]]
-                cards = np.concatenate([hole, board], axis=1).astype(np.int64)
-                out[sel] = hand_category(evaluate(cards, check=False))
-        return out
-
-    def frame(self) -> pd.DataFrame:
-        cols = {k: np.concatenate([part[k] for part in self.parts]) if self.parts
-                else np.zeros(0, np.int64) for k in LOG_COLUMNS}
-        log = pd.DataFrame(cols).sort_values(["hand"], kind="stable", ignore_index=True)
-        log["street"] = pd.Categorical.from_codes(log["street"], STREET_NAMES[:4])
-        log["action"] = pd.Categorical.from_codes(log["action"], ACTIONS)
-        return log
+def _before(env: Any, rows: np.ndarray, actions: np.ndarray) -> Columns:
+    """The acting seat's street, chips to call, chips put in so far, the pot and its made hand
+    (category 0 high card .. 8 of its hole cards with the board dealt so far; -1 preflop)."""
+    n = env.num_players
+    t = env.state.table[rows]
+    seat = t[:, PLAYER].astype(np.int64)
+    street = t[:, STREET].astype(np.int64)
+    paid = t[:, PAID:PAID + n]
+    bet = np.take_along_axis(t[:, BET:BET + n], seat[:, None], 1)[:, 0]
+    made = np.full(rows.size, -1, np.int64)
+    deck = env.state.deck[rows]
+    for s in (1, 2, 3):
+        sel = np.flatnonzero(street == s)
+        if sel.size:
+            hole = deck[sel[:, None], 2 * seat[sel, None] + np.arange(2)]
+            board = deck[sel, 2 * n:2 * n + BOARD_CARDS[s]]
+            cards = np.concatenate([hole, board], axis=1).astype(np.int64)
+            made[sel] = hand_category(evaluate(cards, check=False))
+    return {"street": street, "owed": t[:, CUR_BET] - bet,
+            "paid": np.take_along_axis(paid, seat[:, None], 1)[:, 0], "pot": paid.sum(axis=1),
+            "made": made}
 
 
-def betting_log(players: Any, hands: int, seed: int = 0, num_envs: int = 256,
-                **options: Any) -> pd.DataFrame:
-    """Every decision of ``hands`` hands with ``players`` (one spec for every seat or one per
-    seat, as ``simulate(players=...)``) and the rule options; ``attrs["players"]``: the seat
-    labels."""
-    import vecgames
-    from vecgames.policies.run import Table, play_wave
+def _after(env: Any, rows: np.ndarray, t: np.ndarray, before: Columns) -> Columns:
+    """What the action was, from the table after it: fold, check, call (no more than owed),
+    bet (first chips of a postflop street) or raise."""
+    seat, owed = before["seat"], before["owed"]
+    added = np.take_along_axis(t[:, PAID:PAID + env.num_players], seat[:, None], 1)[:, 0]
+    added = added - before["paid"]
+    folded = (t[:, FOLDED] >> seat) & 1 == 1
+    kind = np.where(folded, 0, np.where(added <= 0, 1, np.where(
+        added <= owed, 2, np.where((owed == 0) & (before["street"] > 0), 3, 4))))
+    return {"kind": kind, "added": added}
 
-    table = Table("holdem", players, options)
-    env = vecgames.make("holdem", num_envs=min(hands, num_envs), seed=seed,
-                        **table.env_options)
-    table.check_env(env)
-    recorder = BettingRecorder(env)
-    for start in range(0, hands, env.num_envs):
-        play_wave(env, table, recorder, seed, 0, start, min(env.num_envs, hands - start))
-    log = recorder.frame()
-    log.attrs["players"] = list(table.labels)
-    log.attrs["hands"] = hands
-    return log
+
+def betting_log(players: Any, hands: int, seed: int = 0, **options: Any) -> pd.DataFrame:
+    """Every decision (``LOG_COLUMNS``) of ``hands`` hands with ``players`` (one spec for every
+    seat or one per seat, as ``simulate(players=...)``) and the rule options; ``made``: the
+    acting seat's hand category with the board so far (-1 preflop), ``owed``: chips to call,
+    ``pot``: chips in the pot before the action; ``attrs["players"]``: the seat labels."""
+    log = decision_log("holdem", players, hands, _before, _after, seed, num_envs=256,
+                       **options)
+    out = pd.DataFrame({"hand": log["game"], "street": pd.Categorical.from_codes(
+        log["street"], STREET_NAMES[:4]), "seat": log["seat"],
+        "action": pd.Categorical.from_codes(log["kind"], ACTIONS)})
+    out[["owed", "added", "pot", "made"]] = log[["owed", "added", "pot", "made"]]
+    out.attrs = {"players": log.attrs["players"], "hands": hands}
+    return out
 
 
 def betting_table(log: pd.DataFrame) -> pd.DataFrame:

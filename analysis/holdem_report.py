@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.decision_log import frame_players, no_log_note
 from vecgames.analysis.holdem_betting import ACTIONS, betting_log, betting_table
 from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.analysis.zhajinhua_report import (
@@ -28,9 +29,8 @@ from vecgames.analysis.zhajinhua_report import (
     write_tables,
 )
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
-from vecgames.policies.holdem import POLICIES
 
-BETTING_HANDS = 2_000  # hands played through the env for the betting table
+DECISION_GAMES = 2_000  # hands the CLI plays through the env for the betting table
 
 
 def _seat_matrix(df: pd.DataFrame, name: str) -> np.ndarray:
@@ -119,15 +119,6 @@ def report_tables(df: pd.DataFrame, log: pd.DataFrame | None = None,
     return tables | arena_tables(arena)
 
 
-def betting_players(df: pd.DataFrame, players: Any = None) -> Any:
-    """The player specs the betting table plays: ``players`` when given, else the frame's
-    seat labels when they are all built-in names; None when neither."""
-    if players is not None:
-        return players
-    labels = seat_labels(df, len(df.filter(regex=r"^chips_\d+$").columns))
-    return labels if set(labels) <= set(POLICIES) else None
-
-
 def _log(df: pd.DataFrame, players: Any, hands: int) -> pd.DataFrame | None:
     if hands <= 0 or players is None:
         return None
@@ -141,9 +132,7 @@ def _log(df: pd.DataFrame, players: Any, hands: int) -> pd.DataFrame | None:
 
 def _betting_lines(tables: dict[str, pd.DataFrame], hands: int) -> list[str]:
     if "betting" not in tables:
-        return ["### Betting", "", "No betting table: pass `players=` (the seat specs) to "
-                "`write_report` to play the hands (the CLI does)." if hands > 0 else
-                "No betting table (betting_hands=0).", ""]
+        return ["### Betting", "", no_log_note(hands), ""]
     return ["### Betting", "", f"From {hands:,} more hands with the same players and rules, "
             "played through the env (`vecgames.analysis.holdem_betting`, seed 0): the share "
             "of each action, aggression = (bets + raises) / calls, bet size = chips a bet or "
@@ -156,18 +145,16 @@ def _betting_lines(tables: dict[str, pd.DataFrame], hands: int) -> list[str]:
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Hold'em simulation report", plots: bool = True,
                  arena: Any = None, players: Any = None,
-                 betting_hands: int | None = None) -> dict[str, Path]:
+                 decision_games: int = 0) -> dict[str, Path]:
     """Write the Markdown report, its tables as ``<stem>_<table>.csv`` and plots as
     ``<stem>_<plot>.png`` beside it; returns the written paths by name. ``arena``: a
     ``vecgames.arena`` result for the who-beats-whom section; ``players``: the seat specs
     (as ``simulate(players=...)``) for the betting table, needed when a seat holds other than
-    a built-in player; ``betting_hands``: hands it plays (default: as many as the frame has,
-    at most ``BETTING_HANDS``; 0: none)."""
+    a built-in player; ``decision_games``: hands the betting table plays through the env (0,
+    the default: no table; the CLI plays ``DECISION_GAMES``)."""
     t0 = time.perf_counter()
     path_md = Path(path_md)
-    if betting_hands is None:
-        betting_hands = min(len(df), BETTING_HANDS)
-    log = _log(df, betting_players(df, players), betting_hands)
+    log = _log(df, frame_players("holdem", df, players), decision_games)
     tables = report_tables(df, log, arena)
     stem, written = write_tables(tables, path_md)
     rules = df.attrs.get("rules", {})
@@ -195,7 +182,7 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
         if name == "policies":
             lines += ["Seats grouped by the player sitting there. bb_per_100: mean chips per "
                       "100 hands in big blinds; wtsd: went to showdown; wsd: won at showdown "
-                      "(share of the shown hands).", ""] + _betting_lines(tables, betting_hands)
+                      "(share of the shown hands).", ""] + _betting_lines(tables, decision_games)
             lines += arena_section(arena, labels)
     figure = _load_pyplot_free_figure() if plots else None
     if figure is not None:

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
+from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
 from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.analysis.zhajinhua_report import (
     _policy_text,
@@ -38,6 +39,8 @@ from vecgames.analysis.zhajinhua_report import (
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MODE_NAMES = ("fei", "zhai")  # vecgames.games.liars_dice.bids.MODE_NAMES
 MODE_TEXT = {"fei": "飞 fei (ones wild)", "zhai": "斋 zhai (face only)"}
+BID_KINDS = ("challenge", "fei", "zhai")  # decision kinds of the bids table
+DECISION_GAMES = 1_000  # matches the CLI plays through the env for the bids table
 COLUMNS = ("game", "round", "opener", "bids", "challenger", "mode", "count", "face", "actual",
            "loser", "end")
 
@@ -157,6 +160,30 @@ def player_table(df: pd.DataFrame) -> pd.DataFrame:
                      "zhai_share": np.nan if is_basic(df) else ratio(zhai[mine_b].sum(),
                                                                      mine_b.sum())})
     return pd.DataFrame(rows)
+
+
+def _bid_kinds(env: Any, rows: np.ndarray, actions: np.ndarray) -> dict[str, np.ndarray]:
+    """Each decision's kind (0 challenge, 1 飞, 2 斋) and its bid's count (0 for a challenge),
+    from the action ids (``vecgames.games.liars_dice.bids``: 5 飞 faces then 6 斋 faces per
+    count of the D dice on the table)."""
+    total = (env.num_actions - 1) // 11
+    fei = actions <= 5 * total
+    kind = np.where(actions == 0, 0, np.where(fei, 1, 2))
+    count = np.where(actions == 0, 0, np.where(fei, (actions - 1) // 5 + 1,
+                                               (actions - 1 - 5 * total) // 6 + 1))
+    return {"kind": kind, "count": count}
+
+
+def bid_table(log: pd.DataFrame) -> pd.DataFrame:
+    """Per player over a ``decision_log``: matches (seat-matches), decisions, the share of
+    challenges and of 飞 / 斋 bids among them, zhai_share (斋 among its bids) and mean_count
+    (dice named by its bids)."""
+    out = kind_table(log, "kind", BID_KINDS)
+    bids = [log[log["seat"].isin(seats).to_numpy() & (log["kind"] > 0).to_numpy()]
+            for seats in player_seats(log.attrs["players"]).values()]
+    out["zhai_share"] = [ratio((b["kind"] == 2).sum(), len(b)) for b in bids]
+    out["mean_count"] = [float(b["count"].mean()) if len(b) else np.nan for b in bids]
+    return out.rename(columns={"games": "matches"})
 
 
 def round_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -308,16 +335,25 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
 
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Liar's Dice simulation report", plots: bool = True,
-                 arena: Any = None) -> list[Path]:
+                 arena: Any = None, players: Any = None,
+                 decision_games: int = 0) -> list[Path]:
     """Write the Markdown report at ``path_md``, its tables as ``<stem>_<table>.csv`` and the
     bids-per-round histogram as ``<stem>_bids.png`` beside it (needs matplotlib; skipped with a
     note otherwise). ``elapsed`` = simulation seconds for the intro; ``arena``: a
-    ``vecgames.arena`` result for the who-beats-whom section. Returns the written paths, the
+    ``vecgames.arena`` result for the who-beats-whom section; ``players``: the seat specs
+    (as ``simulate(players=...)``) for the bids table, needed when a seat holds other than a
+    built-in player; ``decision_games``: matches the bids table plays through the env (0, the
+    default: no table; the CLI plays ``DECISION_GAMES``). Returns the written paths, the
     Markdown file first."""
     t0 = time.perf_counter()
     _check(df)
     path_md = Path(path_md)
     tables = report_tables(df) | arena_tables(arena)
+    heuristic = {k: df.attrs[k] for k in ("threshold",) if k in df.attrs}  # its challenges
+    log = log_like("liars_dice", df, players, min(decision_games, int(df["game"].nunique())),
+                   _bid_kinds, **heuristic)
+    if log is not None:
+        tables["bids_by_player"] = bid_table(log)
     stem, written = write_tables(tables, path_md)
     paths = [path_md, *written.values()]
     pct = ("loss_rate", "ci95", "ci_low", "ci_high", "challenge_success", "share",
@@ -335,6 +371,12 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
               "challenged bid of a round).", "",
               md_table(tables["players"], (*pct, "challenge_rate", "caught", "zhai_share")),
               ""]
+    lines += ["### Bids", ""] + ([
+        f"Every decision of {log.attrs['games']:,} more matches with the same players and rules "
+        "(`vecgames.analysis.decision_log`, seed 0): the share of challenges, 飞 and 斋 bids; "
+        "zhai_share: 斋 among its bids; mean_count: dice named by its bids.", "",
+        md_table(tables["bids_by_player"], ("challenge", "fei", "zhai", "zhai_share")), ""]
+        if log is not None else [no_log_note(decision_games), ""])
     lines += arena_section(arena, seat_labels(df, num_seats(df)))
     lines += ["## Seats", "", "Loss rate per seat over the rounds played, with its 95% CI; "
               "opened: rounds the seat bid first; challenge_success: share of the seat's "

@@ -114,11 +114,11 @@ def test_holdem_players_and_betting(tmp_path):
     other = df.copy()  # a seat label that is no built-in name: the report needs players=
     other.attrs["players"] = ["mlp", "call", "mlp"]
     written = holdem_report.write_report(other, tmp_path / "h.md", plots=False,
-                                         betting_hands=60)
+                                         decision_games=60)
     text = written["report"].read_text(encoding="utf-8")
     assert "| mlp | 800 |" in text and "pass `players=`" in text
     written = holdem_report.write_report(other, tmp_path / "h.md", plots=False,
-                                         betting_hands=60, players=["random", passive, "random"])
+                                         decision_games=60, players=["random", passive, "random"])
     assert pd.read_csv(written["betting"])["player"].tolist() == ["random", "passive"]
 
 
@@ -137,6 +137,47 @@ def test_liars_dice_players():
     assert t.loc["b", "challenged_bids"] == 2 and t.loc["b", "caught"] == 0.5
     assert t.loc["b", "zhai_share"] == 0.5 and t.loc["a", "rounds"] == 6
     assert t.loc["a", "rounds_lost"] == 2 and t.loc["b", "rounds_lost"] == 1
+
+
+def test_liars_dice_bids_by_player(tmp_path):
+    df = vecgames.simulate("liars_dice", 40, num_players=3, seed=1,
+                           policy=["heuristic", "random", "random"])
+    paths = liars_dice_report.write_report(df, tmp_path / "ld.md", plots=False,
+                                           decision_games=30)
+    bids = pd.read_csv(tmp_path / "ld_bids_by_player.csv")
+    assert bids["player"].tolist() == ["heuristic", "random"]
+    assert bids["matches"].tolist() == [30, 60]
+    np.testing.assert_allclose(bids[["challenge", "fei", "zhai"]].sum(axis=1), 1)
+    # the heuristic challenges most bids it faces; random picks among ~165 actions
+    assert bids.loc[0, "challenge"] > 0.5 > bids.loc[1, "challenge"]
+    assert "### Bids" in paths[0].read_text(encoding="utf-8")
+    # the decoding against the bids module's own
+    from vecgames.games.liars_dice.bids import action_to_bid
+
+    env = vecgames.make("liars_dice", num_players=3)
+    actions = np.arange(env.num_actions)
+    kinds = liars_dice_report._bid_kinds(env, actions * 0, actions)
+    for a in (1, 75, 76, 165):
+        mode, count, _ = action_to_bid(int(a), 3)
+        assert (kinds["kind"][a], kinds["count"][a]) == (1 + (mode == "zhai"), count)
+    assert kinds["kind"][0] == 0
+
+
+def test_hanabi_and_dayaoguai_decisions(tmp_path):
+    h = vecgames.simulate("hanabi", 20, policy=["rules", "random"], seed=1)
+    hanabi_report.write_report(h, tmp_path / "h.md", plots=False, decision_games=20)
+    t = pd.read_csv(tmp_path / "h_decisions.csv").set_index("player")
+    assert t.loc["rules", "misplays_per_game"] == 0  # it plays only cards known to fit
+    assert t.loc["random", "misplays_per_game"] > 2  # random bombs out (3 lives) nearly always
+    np.testing.assert_allclose(t[["hint", "play", "discard"]].sum(axis=1), 1)
+    d = vecgames.simulate("dayaoguai", 10, policy=["shed", "random", "shed", "random"],
+                          seed=1, max_steps=150)
+    dayaoguai_report.write_report(d, tmp_path / "d.md", plots=False, decision_games=10)
+    t = pd.read_csv(tmp_path / "d_decisions.csv").set_index("player")
+    assert t["games"].tolist() == [20, 20]
+    played = t[["monsters_played", "disciples_played", "masters_played"]].sum(axis=1)
+    np.testing.assert_allclose(played, 1)
+    assert (t["pickups_per_game"] > 0).all() and (t["masters_played"] > 0).all()
 
 
 def test_hanabi_and_dayaoguai_players(tmp_path):

@@ -201,6 +201,10 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="with --report and two or more distinct players in --policy: the "
                         "report's who-beats-whom arena plays N games per seat assignment "
                         f"({ARENA_GAMES}; 0: no arena)")
+    p.add_argument("--decision-games", type=int, metavar="N",
+                   help="with --report: games the per-player decision table plays through the "
+                        "env (at most --games; default: holdem 2000, liars_dice 1000, hanabi "
+                        "500, dayaoguai 50; 0: none; zhajinhua counts its decisions in the run)")
     p.add_argument("--csv", metavar="PATH", help="write the per-game (or summary) table")
     p.add_argument("--seat-names", choices=("numbers", "xiyouji"),
                    help="dayaoguai: seat labels of the report (xiyouji: the seed's 西游记 "
@@ -572,8 +576,10 @@ def _simulate(args: argparse.Namespace) -> int:
         raise CLIError("argument --seat-names: labels the report: give --report too")
     if args.report and args.game not in REPORTS:
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
-    if args.arena_games < 0:
-        raise CLIError(f"argument --arena-games: must be >= 0, got {args.arena_games}")
+    for flag, value in (("--arena-games", args.arena_games),
+                        ("--decision-games", args.decision_games)):
+        if value is not None and value < 0:
+            raise CLIError(f"argument {flag}: must be >= 0, got {value}")
     _check_output(args.report, "--report")
     _check_output(args.csv, "--csv")
     options = _rule_options(args)
@@ -613,8 +619,10 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.report:
         report = importlib.import_module(REPORTS[args.game])
         extra: dict[str, Any] = {"seat_names": args.seat_names} if args.seat_names else {}
-        if args.game == "holdem":  # its betting table plays more hands with these players
-            extra["players"] = _policy(args.policy)
+        default = getattr(report, "DECISION_GAMES", None)
+        if default is not None:  # its per-player decision table plays more games like these
+            count = default if args.decision_games is None else args.decision_games
+            extra.update(players=_policy(args.policy), decision_games=min(count, args.games))
         result = _report_arena(args, options, ray_options)
         written = report.write_report(df, args.report, elapsed=elapsed, arena=result, **extra)
         print(f"wrote {args.report} (+ {len(written) - 1} csv/png files beside it)")
