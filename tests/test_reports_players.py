@@ -163,6 +163,25 @@ def test_liars_dice_bids_by_player(tmp_path):
     assert kinds["kind"][0] == 0
 
 
+def test_report_of_a_table_with_a_python_player(tmp_path):
+    def challenger(obs, mask):  # challenges whenever it may, else the smallest bid
+        return np.where(mask[:, 0], 0, mask.argmax(axis=1))
+
+    df = vecgames.simulate("liars_dice", 30, num_players=3, seed=2,
+                           players=["random", challenger, "random"])
+    assert df.attrs["players"] == ["random", "challenger", "random"]
+    t = liars_dice_report.player_table(df).set_index("player")
+    # it challenges the first bid it faces: every round, after one bid more where it opened
+    assert t.loc["challenger", "challenges"] == 30
+    assert t.loc["challenger", "decisions"] == 30 + (df["opener"] == 1).sum()
+    paths = liars_dice_report.write_report(df, tmp_path / "py.md", plots=False,
+                                           decision_games=10,
+                                           players=["random", challenger, "random"])
+    bids = pd.read_csv(tmp_path / "py_bids_by_player.csv").set_index("player")
+    assert bids.loc["challenger", "challenge"] > bids.loc["random", "challenge"]
+    assert "No arena was run for random, challenger" in paths[0].read_text(encoding="utf-8")
+
+
 def test_hanabi_and_dayaoguai_decisions(tmp_path):
     h = vecgames.simulate("hanabi", 20, policy=["rules", "random"], seed=1)
     hanabi_report.write_report(h, tmp_path / "h.md", plots=False, decision_games=20)
