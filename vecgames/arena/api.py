@@ -130,9 +130,10 @@ def _schedule(game: str, num_players: int, seats: int) -> list[tuple[int, ...]]:
 def _play_local(jobs: list[MatchJob], show: bool, unit: str) -> list[np.ndarray]:
     """Every job's payoffs, in order. Tables of built-in players run side by side, one per
     Numba thread, each kernel on one thread: one launch of a parallel kernel waits for all its
-    threads, which on a busy machine cost more than a small table's games (720 tables of 300
-    Zha Jin Hua games: 4.1 s one after another, 0.7 s side by side on 2 cores). Other tables
-    run one after another (a Python player need not be thread-safe)."""
+    threads, which on a busy machine costs more than a small table's games (300 six-seat Zha
+    Jin Hua tables of 500 games on a loaded 2-core machine: 3.9-6.3 s one after another,
+    0.8-1.2 s side by side). Other tables run one after another (a Python player need not be
+    thread-safe)."""
     threads = numba.get_num_threads()
     side_by_side = [k for k, job in enumerate(jobs)
                     if all(seat.builtin is not None for seat in job.seats)] if threads > 1 else []
