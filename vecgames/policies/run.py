@@ -27,6 +27,11 @@ from .protocol import resolve_items, unique_labels
 
 WAIT = -1
 DEFAULT_ENVS = 2048  # tables stepped together (fewer when there are fewer games)
+# Numba threads of the env steps unless num_threads is given: a step's kernels are light next
+# to a player's forward, and a parallel launch per step is what costs on a busy machine
+# (Hold'em, 2048 tables, a torch MLP, 2 loaded cores: 16 ms per kernel on 2 threads; 77k
+# decisions/s on 1 thread against 19k on 2, benchmarks/bench_players.py).
+ENV_THREADS = 1
 # Keywords that would change what a game is or how an illegal action is handled: the runner
 # owns them (illegal="raise" is the contract a player's illegal action falls under).
 RUNNER_KEYWORDS = ("env_offset", "illegal", "illegal_penalty", "observers", "summary")
@@ -38,8 +43,9 @@ def play_games(game: str, players: Any, num_games: int, seed: int = 0, first_gam
     """Play games ``first_game .. first_game + num_games - 1`` of ``game`` with ``players``
     (one spec for every seat or one per seat, as in ``resolve_players``) and return the
     frame of ``vecgames.simulate(game, ...)`` for those games, with ``attrs["players"]`` the
-    seat labels. ``options``: the game's rule and env options, ``num_threads``, and for Liar's
-    Dice the built-in heuristic's ``threshold``. Bad input raises before any game starts.
+    seat labels. ``options``: the game's rule and env options, ``num_threads`` (Numba threads
+    of the env steps; default ``ENV_THREADS``, None: all), and for Liar's Dice the built-in
+    heuristic's ``threshold``. Bad input raises before any game starts.
     """
     table = Table(game, players, options)
     num_games = check_int(num_games, "num_games", 1, 2**40)
@@ -92,7 +98,7 @@ class Table:
                 raise ValueError(f"play_games does not take {key!r}: the runner sets it "
                                  f"(illegal actions raise; the observation is the acting "
                                  f"seat's; summary=True is for built-in players only)")
-        self.num_threads: int | None = options.pop("num_threads", None)
+        self.num_threads: int | None = options.pop("num_threads", ENV_THREADS)
         threshold = options.pop("threshold", None) if game == "liars_dice" else None
         items, single = resolve_items(game, spec)
         self.env_options = merged_env_options(game, items, options)
