@@ -55,8 +55,9 @@ def test_builtins_through_the_env_give_simulates_frame(game):
 
 def test_a_mix_gives_simulates_columns_and_labels():
     got = vecgames.simulate("zhajinhua", 30, players=[hashed, "heuristic", hashed], seed=1,
-                            num_players=3)
+                            num_players=3, record_actions=True)
     ref = vecgames.simulate("zhajinhua", 30, policy="heuristic", seed=1, num_players=3)
+    assert got.attrs["action_counts"].sum() == got["decisions"].sum()
     assert list(got.columns) == list(ref.columns)
     assert (got.dtypes == ref.dtypes).all()
     assert got.attrs["players"] == ["hashed", "heuristic", "hashed"]

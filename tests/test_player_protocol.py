@@ -41,6 +41,7 @@ def test_resolve_one_for_every_seat_or_one_per_seat():
     with pytest.raises(ValueError, match=r"unknown player 'nope' for holdem.*'strength'.*"
                                          r"'human'.*existing checkpoint"):
         resolve_players("holdem", ["random", "nope"], 2)
+    assert type(resolve_players("hanabi", "human", 2)[0]).__name__ == "HumanPlayer"
     with pytest.raises(TypeError, match="a player must be"):
         resolve_players("holdem", [1, "random"], 2)
     with pytest.raises(ValueError, match="unknown game"):
