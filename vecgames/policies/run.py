@@ -4,8 +4,9 @@ Games are played in waves of ``num_envs``: env i of the wave that starts at game
 global game ``first_game + w + i`` from that game's random stream (``env_offset``), and an env
 whose game ended waits (``WAIT``) for the rest of its wave. So game g depends on the seed and
 g only: not on ``num_envs``, the thread count or a shard split. Built-in players draw from
-each env's stream as ``simulate``'s kernels do, so where a game's env and kernel consume the
-stream alike a table of built-ins gives ``simulate``'s frame bit for bit.
+each env's stream as ``simulate``'s kernels do, so a table of built-ins gives ``simulate``'s
+frame bit for bit in every game (Hold'em's rotating button is set at each wave's start). The
+game's Recorder (``vecgames.games.<game>.record``) builds that frame.
 """
 
 from __future__ import annotations
@@ -170,39 +171,9 @@ def merged_env_options(game: str, players: list[Any], options: dict[str, Any]
 def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, first_game: int,
                  seed: int) -> Any:
     """The game's Recorder (``vecgames.games.<game>.record``), building simulate's frame."""
-    try:
-        module = importlib.import_module(f"vecgames.games.{game}.record")
-    except ModuleNotFoundError as exc:
-        if exc.name != f"vecgames.games.{game}.record":
-            raise
-        return PayoffRecorder(env, num_games, first_game=first_game)
+    module = importlib.import_module(f"vecgames.games.{game}.record")
     return module.Recorder(env, num_games, record_actions=record_actions,
                            first_game=first_game, seed=seed)
-
-
-class PayoffRecorder:
-    """Each game's total reward per seat (``game``, ``payoff_<seat>``): the frame of a game
-    without a Recorder of its own."""
-
-    def __init__(self, env: Any, num_games: int, first_game: int = 0):
-        self.payoff = np.zeros((num_games, env.num_players), np.float64)
-        self.game, self.first_game = env.name, first_game
-
-    def before_step(self, env: Any, actions: np.ndarray, game_ids: np.ndarray) -> None:
-        pass
-
-    def after_step(self, env: Any, reward: np.ndarray, terminated: np.ndarray,
-                   truncated: np.ndarray, info: dict[str, Any], game_ids: np.ndarray) -> None:
-        rows = np.flatnonzero(game_ids >= 0)
-        self.payoff[game_ids[rows]] += reward[rows]
-
-    def frame(self, **attrs: Any) -> pd.DataFrame:
-        first = self.first_game
-        df = pd.DataFrame({"game": np.arange(first, first + len(self.payoff), dtype=np.int64)})
-        for p in range(self.payoff.shape[1]):
-            df[f"payoff_{p}"] = self.payoff[:, p]
-        df.attrs.update(game=self.game, **attrs)
-        return df
 
 
 # -- one wave ------------------------------------------------------------------------------
