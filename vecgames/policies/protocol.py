@@ -102,12 +102,13 @@ def resolve_player(game: str, item: Any) -> Any:
             from .checkpoint import load_player
 
             return load_player(text)
-        raise ValueError(f"unknown player {text!r} for {game}: a player is one of the built-in "
-                         f"players {tuple(names)}, 'human', or the path of an existing "
-                         f"checkpoint file")
+        raise ValueError(f"players: unknown player {text!r} for {game}: a player is one of "
+                         f"the built-in players {tuple(names)}, 'human', or the path of an "
+                         f"existing checkpoint file")
     if isinstance(item, (bool, np.bool_)) or not callable(item):
-        raise TypeError(f"a player must be a built-in name, a checkpoint path, 'human' or a "
-                        f"callable (obs, action_mask) -> actions; got {type(item).__name__}")
+        raise TypeError(f"players: a player must be a built-in name, a checkpoint path, "
+                        f"'human' or a callable (obs, action_mask) -> actions; got "
+                        f"{type(item).__name__}")
     return item  # a Player as it is: its label comes from ``name`` or its function name
 
 
