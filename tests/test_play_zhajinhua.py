@@ -88,3 +88,42 @@ def test_bad_options_are_usage_errors_before_any_game(argv, flag, capsys):
     err = capsys.readouterr().err
     assert err.startswith("vecgames play zhajinhua: error: ") and flag in err, err
     assert not asked
+
+
+def test_a_compare_before_the_last_showdown_puts_out_the_weaker_hand():
+    """A compare on the last turn of the last round is followed by a showdown that the
+    compare's winner may lose: the view names the compare's loser from the hands and shows
+    down exactly the seats still in (never the loser's cards)."""
+    import numpy as np
+
+    import vecgames
+    from vecgames.games.zhajinhua.rules import ALIVE, COMPARE0
+    from vecgames.play.terminal import row_state
+
+    seen = 0
+    for seed in range(300):
+        env = vecgames.make("zhajinhua", num_envs=1, seed=seed, num_players=3, max_rounds=1,
+                            no_compare_rounds=0)
+        _, info = env.reset()
+        rng = np.random.default_rng(seed)
+        while True:
+            legal = np.flatnonzero(info["action_mask"][0])
+            compares = legal[legal >= COMPARE0][:3]
+            a = int(rng.choice(compares if compares.size and rng.random() < 0.7 else legal))
+            before = row_state(env.state, 0)
+            _, reward, terminated, _, info = env.step(np.array([a]))
+            if terminated[0]:
+                break
+        alive = int(env.final_table[0, ALIVE])
+        if not COMPARE0 <= a < COMPARE0 + 3 or alive & (alive - 1) == 0:
+            continue  # not a compare followed by a showdown
+        seen += 1
+        p, j = int(field(before, "player")[0]), a - COMPARE0
+        loser = p if (alive >> p) & 1 == 0 else j
+        told = VIEW.narrate(before, row_state(env.state, 0), env, a, reward[0, :3], True)
+        assert f"seat {loser} has the weaker hand" in told[0]
+        text = VIEW.game_over(before, env, a, reward[0, :3], None, False)
+        shown = {int(line.split()[1].rstrip(":")) for line in text.splitlines()
+                 if line.startswith("  seat ")}
+        assert shown == {q for q in range(3) if (alive >> q) & 1}, text
+    assert seen > 5

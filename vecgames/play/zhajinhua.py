@@ -28,7 +28,7 @@ from ..games.zhajinhua.rules import (
     NOOP,
     field,
 )
-from ..poker.three_card import CATEGORY_NAMES
+from ..poker.three_card import CATEGORY_NAMES, compare_3
 from . import terminal
 from .terminal import Move, View
 
@@ -51,6 +51,15 @@ def _in(s: Any, p: int) -> bool:
 
 def _seen(s: Any, p: int) -> bool:
     return bool((int(_f(s, "seen")) >> p) & 1)
+
+
+def _compare_loser(s: Any, env: Any, p: int, j: int) -> int:
+    """Who a compare of seat p with seat j puts out (a tie: the comparer), from the hands in
+    the state before it: not from the rewards, since a compare on the last turn of the last
+    round is followed by a showdown that the compare's winner may lose."""
+    strength = _f(s, "strength")
+    won = compare_3(int(strength[p]), int(strength[j]), int(env.rules.special_235)) > 0
+    return j if won else p
 
 
 class ZhaJinHuaView(View):
@@ -121,16 +130,9 @@ class ZhaJinHuaView(View):
             units = BET_UNITS[action - BET0]
             return [f"{who} bets {units} (pays {units * (2 if _seen(before, p) else 1)})"]
         j = action - COMPARE0
-        loser = self._compare_loser(before, after, p, j, reward, done)
+        loser = _compare_loser(before, env, p, j)
         return [f"{who} compares with seat {j} (pays {2 * int(_f(before, 'min_bet'))}): "
                 f"seat {loser} has the weaker hand and is out"]
-
-    @staticmethod
-    def _compare_loser(before: Any, after: Any, p: int, j: int, reward: np.ndarray,
-                       done: bool) -> int:
-        if done:  # the pot went to the winner at this step
-            return j if reward[p] > 0 else p
-        return p if not _in(after, p) else j
 
     def game_over(self, before: Any, env: Any, action: int, total: np.ndarray,
                   seat: int | None, truncated: bool) -> str:
@@ -140,8 +142,7 @@ class ZhaJinHuaView(View):
         if action == FOLD:
             alive.remove(p)
         elif COMPARE0 <= action < BET0:
-            j = action - COMPARE0
-            alive.remove(j if total[p] > 0 else p)
+            alive.remove(_compare_loser(before, env, p, action - COMPARE0))
         lines = []
         if len(alive) > 1:  # the rounds ran out: the seats still in show their cards
             lines.append("Showdown after the last round:")
