@@ -19,8 +19,10 @@ class ArenaResult:
     - ``pairwise``: ``player, opponent, games, units, mean, ci_low, ci_high, unit``: the mean
       payoff per game of ``player`` against ``opponent`` (half the difference of their payoffs
       in the games where both sat: the player's own payoff heads-up in a zero-sum game), 95% CI.
-    - ``ratings``: ``player, rating, sd, ci_low, ci_high, games``: Bradley-Terry on the Elo
-      scale, mean zero, best first.
+    - ``ratings``: ``player, rating, sd, ci_low, ci_high, games, elo, elo_sd``, best first:
+      ``rating`` is the mean payoff per game against the field (in ``unit``: the mean of the
+      player's pairwise means) with its sd and 95% interval; ``elo``/``elo_sd`` a
+      Bradley-Terry fit on the Elo scale, mean zero, of how often it came out ahead in a game.
     - ``matches``: one row per game: ``assignment`` (seat labels joined by " | "), ``deal``
       (global game index: equal deals had equal cards), ``payoff_<label>`` (the player's mean
       payoff over its seats; NaN when it did not sit).
