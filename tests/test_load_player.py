@@ -115,6 +115,14 @@ def test_obs_size_mismatch_names_game_and_size(checkpoints, tmp_path):
         vecgames.simulate("zhajinhua", 2, players=tmp_path / "small.pt")
 
 
+def test_action_count_mismatch_is_refused_before_any_game(checkpoints):
+    """Another raise menu keeps Hold'em's observation size but not its action count."""
+    with pytest.raises(ValueError, match=r"'holdem' chooses among 7 actions, but holdem .* "
+                                         r"has 8 \(the expected count"):
+        vecgames.simulate("holdem", 2, players=[str(checkpoints["holdem"]), "call"],
+                          raise_fractions=(0.5, 1.0, 2.0, 3.0))
+
+
 def test_checkpoints_from_before_the_game_key_are_recognised(checkpoints, tmp_path):
     for kind in ("hanabi", "liars_dice", "dayaoguai"):
         ckpt = runs.load_checkpoint(checkpoints[kind])

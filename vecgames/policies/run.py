@@ -130,13 +130,21 @@ class Table:
                        for k, p in distinct.items()]  # the extra False: a WAIT row's seat
 
     def check_env(self, env: Any) -> None:
-        """Each player's ``obs_dim`` fits the env's (before any game starts)."""
+        """Each player's ``obs_dim`` (and ``num_actions``, where it has one) fits the env's
+        (before any game starts)."""
         for player, label, _ in self.groups:
+            if hasattr(player, "act_env"):
+                continue
             dim = getattr(player, "obs_dim", None)
-            if dim is not None and not hasattr(player, "act_env") and dim != env.obs_dim:
+            if dim is not None and dim != env.obs_dim:
                 raise ValueError(f"player {label!r} reads observations of {dim} values, but "
                                  f"{self.game} with these options has {env.obs_dim} (the "
                                  f"expected size; env options {self.env_options})")
+            actions = getattr(player, "num_actions", None)
+            if actions is not None and actions != env.num_actions:
+                raise ValueError(f"player {label!r} chooses among {actions} actions, but "
+                                 f"{self.game} with these options has {env.num_actions} (the "
+                                 f"expected count; env options {self.env_options})")
 
 
 def player_key(player: Any) -> Any:
