@@ -85,7 +85,7 @@ def builtin_policy(game: str, spec: Any) -> str | list[str] | None:
     if not isinstance(spec, (list, tuple)):
         return None
     seats = [name_of(item) for item in spec]
-    return None if None in seats else [str(s) for s in seats]
+    return None if not seats or None in seats else [str(s) for s in seats]
 
 
 class Table:
