@@ -1,6 +1,7 @@
 """Play no-limit Hold'em in the terminal: ``vecgames play holdem``.
 
-    vecgames play holdem                           # heads-up against the strength player
+    vecgames play holdem                           # you and five strength players (6 seats)
+    vecgames play holdem --players 2               # heads-up against the strength player
     vecgames play holdem --players 6 --games 10 --agent strength,call,raise,random,check
     vecgames play holdem --watch --seed 3 --rule stack=200
 
