@@ -14,6 +14,7 @@ from vecgames.arena.payoffs import seat_payoffs
 from vecgames.arena.ratings import ELO, bradley_terry
 from vecgames.arena.schedule import assignments, count_assignments, hanabi_assignments
 from vecgames.arena.stats import Z95, mean_ci, unit_means
+from vecgames.policies.human import HumanPlayer
 
 HEADS_UP = {"num_players": 2}
 
@@ -215,6 +216,7 @@ def test_deterministic_on_one_or_two_threads(game, players, options):
     ({"summary": True}, ValueError, "sets"),
     ({"num_shards": 2}, ValueError, "backend='ray'"),
     ({"players": ["random", "human"]}, ValueError, "human"),
+    ({"players": ["random", HumanPlayer("holdem")]}, ValueError, "HumanPlayer"),
 ])
 def test_bad_input_before_any_game(monkeypatch, kwargs, error, match):
     def no_games(job):

@@ -44,6 +44,11 @@ def _entrant(game: str, spec: Any, names: dict[str, str]) -> Entrant:
         raise ValueError(f"unknown player {spec!r} for {game}; the built-in players are "
                          f"{tuple(names)}") from None
     player = resolve_players(game, spec, 1)[0]
+    from ..policies.human import HumanPlayer
+
+    if isinstance(player, HumanPlayer):
+        raise ValueError("the arena plays many games without a person: a HumanPlayer cannot "
+                         "be an arena player (use `vecgames play` to play against players)")
     return Entrant(default_label(player), None, player)
 
 
