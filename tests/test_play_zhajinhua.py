@@ -79,6 +79,7 @@ def test_end_of_input_quits_cleanly_and_ctrl_c_exits_130(capsys):
     (["--agent", "nobody"], "--agent"),
     (["--agent", "uniform"], "--agent"),  # illegal moves by design: simulate's kernels only
     (["--agent", "random,random"], "--agent"),  # 5 computer seats
+    (["--agent", "random,human,random,random,random"], "--agent"),  # would show its cards
     (["--rule", "ante=x"], "--rule"),
     (["--delay", "-1"], "--delay"),
 ])

@@ -246,6 +246,10 @@ class Match:
                 view.default_agent if agent is None else agent))[0]
         except (ValueError, TypeError) as exc:
             raise PlayError(f"argument --agent: {exc}") from None
+        if any(isinstance(a, HumanPlayer) for a in agents):  # one terminal shows one seat
+            raise PlayError("argument --agent: the computer seats take built-in players or "
+                            "checkpoints; 'human' is you, at --seat (a second person at this "
+                            "terminal would see your cards)")
         needs = {int(o["num_players"]) for o in (getattr(a, "env_options", None) or {}
                                                   for a in agents) if "num_players" in o}
         if "num_players" not in options and len(needs) == 1:  # a checkpoint's table size
