@@ -117,6 +117,8 @@ def test_bad_input_raises_before_any_game():
         vecgames.simulate("hanabi", 2, players=[spy, spy, spy])
     with pytest.raises(ValueError, match=r"players must be .* list of 2 .*, got 0"):
         vecgames.simulate("hanabi", 2, players=[])
+    with pytest.raises(ValueError, match="'human' sits at 2 seats"):
+        vecgames.simulate("hanabi", 2, players="human")
     with pytest.raises(ValueError, match="'uniform' plays only in simulate's kernels"):
         vecgames.simulate("zhajinhua", 2, players=[spy, "uniform"], num_players=2)
     spy.game = "holdem"

@@ -24,6 +24,7 @@ from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int
 from .builtin import BuiltinPlayer
+from .human import HumanPlayer
 from .protocol import resolve_items, unique_labels
 
 WAIT = -1
@@ -128,6 +129,13 @@ class Table:
         self.labels = [labels[k] for k in keys]
         self.groups = [(p, labels[k], np.array([q == k for q in keys] + [False], np.bool_))
                        for k, p in distinct.items()]  # the extra False: a WAIT row's seat
+        for player, label, seats in self.groups:
+            if isinstance(player, HumanPlayer) and seats.sum() > 1:
+                raise ValueError(f"players: the human player {label!r} sits at "
+                                 f"{int(seats.sum())} seats, and one person would see every "
+                                 f"one of their hidden cards; seat 'human' once (or give "
+                                 f"each seat its own HumanPlayer with its own input and "
+                                 f"output)")
 
     def check_env(self, env: Any) -> None:
         """Each player's ``obs_dim`` (and ``num_actions``, where it has one) fits the env's
