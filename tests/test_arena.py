@@ -161,6 +161,21 @@ def test_tables_and_ratings():
         assert np.isclose(ratings.loc[label, "rating"], mine["mean"].mean())
         assert ratings.loc[label, "games"] == 6 * 200
     assert list(result.ratings.rating) == sorted(result.ratings.rating, reverse=True)
+    # duplicate deals: every pair met on every deal, so a rating's error is that of the mean
+    # over deals of the player's per-deal result against the field (not of independent CIs)
+    m = result.matches
+    payoff = {label: m[f"payoff_{label}"].to_numpy() for label in result.players}
+
+    def against(label: str, other: str) -> np.ndarray:
+        both = ~np.isnan(payoff[label]) & ~np.isnan(payoff[other])
+        return unit_means((payoff[label] - payoff[other])[both] / 2, m.deal.to_numpy()[both])
+
+    for label in result.players:
+        per_deal = np.mean([against(label, other) for other in result.players if other != label],
+                           axis=0)
+        standard_error = per_deal.std(ddof=1) / np.sqrt(len(per_deal))
+        assert np.isclose(ratings.loc[label, "sd"], standard_error)
+        assert np.isclose(ratings.loc[label, "rating"], per_deal.mean())
     assert set(result.tables()) == {"pairwise", "ratings"}
     text = result.to_markdown()
     assert "### pairwise" in text and "heuristic" in text

@@ -181,8 +181,9 @@ def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
                            selfplay=selfplay_table(scores, perfect, assignment, labels),
                            crossplay=crossplay_table(scores, assignment, schedule, labels))
     pairwise = pairwise_table(per_player, deals, labels, unit)
+    ratings = ratings_table(pairwise, per_player, deals, labels)
     return ArenaResult(ci_unit="deal" if duplicate else "game", **common,
-                       pairwise=pairwise, ratings=ratings_table(pairwise, per_player, labels))
+                       pairwise=pairwise, ratings=ratings)
 
 
 def _by_player(payoffs: np.ndarray, seats: tuple[int, ...], num_players: int) -> np.ndarray:

@@ -44,14 +44,14 @@ def win_counts(payoffs: np.ndarray) -> np.ndarray:
     return wins
 
 
-def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray,
+def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray, deals: np.ndarray,
                   labels: Sequence[str]) -> pd.DataFrame:
     """Per player, best first: ``rating``, the mean payoff per game against the field (the
     mean of its pairwise means, each opponent weighted equally), its ``sd`` and 95% interval
-    (the pairwise CIs taken as independent), ``games`` played, and the Bradley-Terry ``elo``
-    and ``elo_sd`` of how often it came out ahead in a game (``ratings``)."""
+    (over deals, ``rating_sds``), ``games`` played, and the Bradley-Terry ``elo`` and
+    ``elo_sd`` of how often it came out ahead in a game (``ratings``)."""
     means = np.array([pairwise["mean"][pairwise["player"] == label].mean() for label in labels])
-    sds = np.array([_sd_of_mean(pairwise[pairwise["player"] == label]) for label in labels])
+    sds = rating_sds(payoffs, deals)
     elo, elo_cov = bradley_terry(win_counts(payoffs))
     table = pd.DataFrame({"player": list(labels), "rating": means, "sd": sds,
                           "ci_low": means - Z95 * sds, "ci_high": means + Z95 * sds,
@@ -60,10 +60,35 @@ def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray,
     return table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def _sd_of_mean(rows: pd.DataFrame) -> float:
-    """The standard error of the mean of independent estimates with the rows' 95% CIs."""
-    sds = (rows["ci_high"] - rows["ci_low"]).to_numpy() / (2 * Z95)
-    return float(np.sqrt(np.sum(sds**2)) / len(sds))
+def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> np.ndarray:
+    """The standard error of each player's rating (the mean of its pairwise means).
+
+    Deals are the independent units, and with duplicate deals one deal enters several of a
+    player's pairwise means, which are then correlated: so the error is summed per deal first
+    (each deal's deviation from each pairwise mean, weighted as the rating weights it), then
+    over deals, as ``mean_ci`` does for one pairwise mean (the same value with one opponent)."""
+    k = payoffs.shape[1]
+    unit = np.unique(deals, return_inverse=True)[1].ravel()
+    sds = np.full(k, np.nan)
+    for i in range(k):
+        influence = np.zeros(int(unit.max()) + 1 if unit.size else 0)
+        touched = np.zeros(influence.size, np.bool_)
+        opponents = 0
+        for j in range(k):
+            both = ~np.isnan(payoffs[:, i]) & ~np.isnan(payoffs[:, j])
+            if i == j or not both.any():
+                continue
+            values = (payoffs[both, i] - payoffs[both, j]) / 2.0
+            counts = np.bincount(unit[both], minlength=influence.size)
+            played = counts > 0
+            unit_values = np.bincount(unit[both], values, influence.size)[played] / counts[played]
+            influence[played] += (unit_values - unit_values.mean()) / played.sum()
+            touched |= played
+            opponents += 1
+        units = int(np.count_nonzero(touched))
+        if units >= 2:
+            sds[i] = np.sqrt(np.sum(influence**2) * units / (units - 1)) / opponents
+    return sds
 
 
 def team_row(scores: np.ndarray) -> tuple[int, float, float, float]:
