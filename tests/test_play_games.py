@@ -102,6 +102,19 @@ def test_bad_player_output_is_refused():
         play_games("hanabi", lambda o, m: np.zeros(1, np.int64), 3, num_envs=3)
 
 
+    class Pairs:  # a user's act_env answering with Hold'em (kind, raise-to) pairs: unchecked
+        name = "pairs"
+
+        def act_env(self, env, rows):
+            return np.tile([2, 10_000], (rows.size, 1))
+
+        def __call__(self, obs, mask):
+            raise AssertionError("act_env is used")
+
+    with pytest.raises(ValueError, match="player 'pairs' must return"):
+        play_games("holdem", [Pairs(), "call"], 2, num_players=2)
+
+
 def test_bad_input_raises_before_any_game():
     calls = []
 

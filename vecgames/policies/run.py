@@ -238,7 +238,10 @@ def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
         act_env = getattr(player, "act_env", None)
         if act_env is not None:
             chosen = np.asarray(act_env(env, rows))
-            if chosen.ndim == 2:  # Hold'em (kind, raise-to) pairs
+            # Hold'em (kind, raise-to) pairs: only the built-ins', whose amounts are legal by
+            # construction; anything else goes through the checks below (and a 2-D answer is
+            # refused there)
+            if chosen.ndim == 2 and isinstance(player, BuiltinPlayer):
                 exact_rows.append(rows)
                 exact_pairs.append(chosen)
                 actions[rows] = chosen[:, 0]
