@@ -39,6 +39,14 @@ observation, mask and current player stay as they were, its reward row is 0, its
 and its per-step ``info`` events neutral. Adapters use it to step some tables while others
 wait for their agent (a table's games never depend on when it waited). Each game's step
 kernel skips the envs whose action is negative; this class clears their per-step outputs.
+
+State copy/restore, for search: ``snap = env.snapshot(rows=None)`` copies everything that
+decides those envs' future (game state, random streams, the returned buffers and the game's
+per-env bookkeeping) into a read-only ``EnvSnapshot``; ``env.restore(snap, rows=None)`` puts
+it back, into the rows it came from or into other rows (a one-env snapshot into any number of
+rows, to roll out candidate moves from one position), as often as wanted. Restored rows then
+play exactly as the originals would have, bit for bit. A snapshot of another game, other
+settings or rows out of range is refused with a ``ValueError`` before anything changes.
 """
 
 from __future__ import annotations
@@ -49,9 +57,12 @@ import numpy as np
 
 from .jit import jit
 from .rng import check_seed, seed_streams
+from .snapshot import EnvSnapshot, check_fits, check_rows, env_key, row_arrays, take
 from .validation import MAX_NUM_ENVS, check_actions, check_choice, check_int, check_number
 
 ILLEGAL_MODES = ("raise", "penalty")
+# Settings a snapshot may move across: restoring into a bigger env, or one seeded otherwise.
+_UNKEYED = ("num_envs", "env_offset", "_seed", "_started")
 
 
 @jit
@@ -117,6 +128,7 @@ class VecEnv:
         self._info: dict[str, Any] = {"action_mask": self._mask, "current_player": self._current,
                                       "illegal": self._illegal}
         self._started = False
+        self._layout: tuple[tuple[Any, ...], dict[str, np.ndarray]] | None = None
 
     # -- the contract ------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
@@ -193,6 +205,39 @@ class VecEnv:
             np.logical_and(self._bad, waiting, out=self._illegal)
             rows = np.flatnonzero(self._illegal)
             self._reward[rows, self._current[rows]] = -self.illegal_penalty
+
+    def snapshot(self, rows: Any = None) -> EnvSnapshot:
+        """Read-only copies of envs ``rows`` (an int or ints; None: all): game state, random
+        streams, returned buffers and per-env bookkeeping. See ``restore``."""
+        if not self._started:
+            raise RuntimeError("call reset() before snapshot()")
+        picked = check_rows(rows, self.num_envs)
+        picked.flags.writeable = False
+        key, arrays = self._snapshot_layout()
+        return EnvSnapshot(self.name, key, picked, take(arrays, picked))
+
+    def restore(self, snap: EnvSnapshot, rows: Any = None) -> None:
+        """Put ``snap`` back into envs ``rows`` (None: the rows it was taken from): as many
+        rows as it holds, or any rows from a one-env snapshot. The buffers ``reset``/``step``
+        returned now show the restored rows. Into an env not yet reset, only all rows at once.
+        Raises ``TypeError``/``ValueError`` before anything changes."""
+        key, arrays = self._snapshot_layout()
+        target = (check_rows(snap.rows, self.num_envs) if rows is None and
+                  isinstance(snap, EnvSnapshot) else check_rows(rows, self.num_envs))
+        check_fits(snap, self.name, key, arrays, target)
+        if not self._started and len(target) != self.num_envs:
+            raise RuntimeError("restore into an env not yet reset fills every row: call "
+                               "reset() first, or restore a snapshot of all envs")
+        for name, arr in arrays.items():
+            arr[target] = snap.arrays[name]
+        self._started = True
+
+    def _snapshot_layout(self) -> tuple[tuple[Any, ...], dict[str, np.ndarray]]:
+        """The env's settings key and per-env arrays, found once (the buffers and settings
+        are fixed at construction; finding them costs more than copying a row)."""
+        if self._layout is None:
+            self._layout = (env_key(self, _UNKEYED), row_arrays(self))
+        return self._layout
 
     @property
     def action_mask(self) -> np.ndarray:
