@@ -5,6 +5,12 @@
 - ``heuristic``: looks at once, then plays by hand strength: folds weak high cards, calls
   (bets the minimum) with middling hands; with strong hands compares from round 2 (or once
   allowed, if later) and until then bets one step above the minimum with a flush or better.
+- ``percentile``: looks at once, then plays by ``w = q ** k``, its chance of beating all k
+  opponents still in, with q its hand's exact percentile among the 22,100 hands
+  (``zhajinhua_percentile``; q ** k ignores card removal and that opponents still in hold
+  stronger than random hands). Folds when w is below the pot odds of a call, raises one step
+  with w >= 0.8 (compares once the bet is at its cap), and otherwise compares when allowed
+  (preferring a blind seat, whose hand is random) or calls.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from ..games.zhajinhua.rules import (
     BET0,
     COMPARE0,
     FOLD,
+    LAST_ACTION,
     LOOK,
     LOOK_PHASE,
     MIN_BET,
@@ -26,22 +33,28 @@ from ..games.zhajinhua.rules import (
     NUM_ACTIONS,
     PHASE,
     PLAYER,
+    POT,
     ROUND,
     SEEN,
     STRENGTH,
     compare_targets,
 )
 from ..poker.three_card import FLUSH, HIGH_CARD, PAIR
+from .zhajinhua_percentile import PERCENTILE
 
-POLICIES = ("random", "uniform", "heuristic")
+POLICIES = ("random", "uniform", "heuristic", "percentile")
 # One line each on how the built-in players play (``vecgames.players("zhajinhua")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions of the current phase",
     "uniform": "uniform over all 15 actions (the seed's 完全随机); an illegal pick puts it out",
     "heuristic": "looks at once, folds weak high cards, calls with middling hands, bets and "
                  "compares with strong ones",
+    "percentile": "looks at once, plays by its hand's exact percentile against the opponents "
+                  "still in: folds below the pot odds, raises strong hands, compares middling",
 }
-RANDOM, UNIFORM, HEURISTIC = range(3)
+RANDOM, UNIFORM, HEURISTIC, PERCENTILE_PLAYER = range(4)
+_RAISE_WIN = 0.8  # chance of beating every opponent still in from which it raises
+_COMPARE_WIN = 0.9  # chance of beating the compare target from which it compares
 _KING = 11
 
 
@@ -98,13 +111,53 @@ def heuristic(s, i, r):
     return call
 
 
+@jit
+def _win_vs(t, j, q):
+    """Chance that a hand of percentile q beats seat j: q if j is blind, else
+    ``(q - 1/2) / (1/2)`` (0 below the median) once j looked and then stayed in, taken to
+    hold a top-half hand."""
+    if ((t[SEEN] >> j) & 1) and t[LAST_ACTION + j] >= 0:
+        return max(2.0 * q - 1.0, 0.0)
+    return q
+
+
+@jit
+def percentile(s, i, r):
+    t = s.table[i]
+    p = t[PLAYER]
+    if t[PHASE] == LOOK_PHASE:
+        return LOOK if ((t[SEEN] >> p) & 1) == 0 else NOOP
+    q = PERCENTILE[r.a23_second, t[STRENGTH + p]]
+    win = 1.0  # beats every other seat still in, independently (ignores card removal)
+    others = t[ALIVE] & ~(1 << p)
+    while others != 0:
+        win *= _win_vs(t, lowest_bit(others), q)
+        others &= others - 1
+    m = lowest_bit(t[MIN_BET])
+    call = BET0 + m
+    cost = 2 * t[MIN_BET]  # a seen player's call, and any compare
+    if win * (t[POT] + cost) < cost:
+        return FOLD
+    if win >= _RAISE_WIN and m < 5:
+        return call + 1
+    targets = compare_targets(t, p, r)
+    if targets != 0:
+        blind = targets & ~t[SEEN]
+        j = lowest_bit(blind if blind != 0 else targets)
+        if _win_vs(t, j, q) >= _COMPARE_WIN:
+            return COMPARE0 + j
+    return call
+
+
 @jit(inline=True)
 def policy_action(policy, s, i, r):
-    """Dispatch on a policy id (RANDOM, UNIFORM, HEURISTIC)."""
+    """Dispatch on a policy id (RANDOM, UNIFORM, HEURISTIC, PERCENTILE_PLAYER)."""
     if policy == RANDOM:
         return random_legal(s, i, r)
     if policy == UNIFORM:
         return uniform_all(s, i, r)
+    if policy == PERCENTILE_PLAYER:
+        return percentile(s, i, r)
     return heuristic(s, i, r)
 
 
