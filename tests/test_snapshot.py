@@ -105,6 +105,15 @@ def test_bad_input_refused_before_anything_changes():
         vecgames.make("liars_dice", num_envs=B, **OPTIONS["liars_dice"]).snapshot()
 
 
+def test_one_env_batch_restores_into_a_bigger_env():
+    small = vecgames.make("zhajinhua", num_envs=1)  # its one-row scratch looks per-env
+    small.reset(seed=3)
+    env, _ = _played("zhajinhua")
+    env.restore(small.snapshot(), rows=[1, 2])
+    assert (env.state.table[1:3] == small.state.table[0]).all()
+    assert (env.action_mask[1:3] == small.action_mask[0]).all()
+
+
 def test_restore_into_a_fresh_env_clones_it():
     env, gen = _played("holdem")
     clone = vecgames.make("holdem", num_envs=B)

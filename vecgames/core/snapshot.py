@@ -107,8 +107,12 @@ def check_fits(snap: Any, env_game: str, key: tuple[Any, ...],
         raise ValueError(f"this snapshot is of another env ({snap.game} {snap.key[0]}) or "
                          f"other settings than this {env_game} env"
                          + (f" (differs in: {', '.join(diff)})" if diff else ""))
-    layout = {k: (v.shape[1:], v.dtype) for k, v in arrays.items()}
-    if layout != {k: (v.shape[1:], v.dtype) for k, v in snap.arrays.items()}:
+    # Same settings, so the arrays only one side has are not per-env: a constant or a
+    # one-row placeholder whose length happens to equal the other env's batch size.
+    shared = snap.arrays.keys() & arrays.keys()
+    if (any(k.startswith("state.") and k not in shared for k in arrays) or
+            any(snap.arrays[k].shape[1:] != arrays[k].shape[1:] or
+                snap.arrays[k].dtype != arrays[k].dtype for k in shared)):
         raise ValueError(f"this snapshot's arrays do not fit this {env_game} env's buffers")
     if len(rows) != len(snap) and len(snap) != 1:
         raise ValueError(f"a snapshot of {len(snap)} envs restores into {len(snap)} rows "

@@ -229,7 +229,8 @@ class VecEnv:
             raise RuntimeError("restore into an env not yet reset fills every row: call "
                                "reset() first, or restore a snapshot of all envs")
         for name, arr in arrays.items():
-            arr[target] = snap.arrays[name]
+            if name in snap.arrays:
+                arr[target] = snap.arrays[name]
         self._started = True
 
     def _snapshot_layout(self) -> tuple[tuple[Any, ...], dict[str, np.ndarray]]:
