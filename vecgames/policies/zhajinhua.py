@@ -5,12 +5,12 @@
 - ``heuristic``: looks at once, then plays by hand strength: folds weak high cards, calls
   (bets the minimum) with middling hands; with strong hands compares from round 2 (or once
   allowed, if later) and until then bets one step above the minimum with a flush or better.
-- ``percentile``: looks at once, then plays by ``w = q ** k``, its chance of beating all k
-  opponents still in, with q its hand's exact percentile among the 22,100 hands
-  (``zhajinhua_percentile``; q ** k ignores card removal and that opponents still in hold
-  stronger than random hands). Folds when w is below the pot odds of a call, raises one step
-  with w >= 0.8 (compares once the bet is at its cap), and otherwise compares when allowed
-  (preferring a blind seat, whose hand is random) or calls.
+- ``percentile``: looks at once, then plays by ``w``, its chance of beating every opponent
+  still in from its hand's exact percentile q among the 22,100 hands (``zhajinhua_percentile``):
+  q per blind opponent, 2q - 1 per one that looked and stayed in (a top-half hand), opponents
+  independent (card removal ignored). Folds below the pot odds of a call, bets one step up
+  with w >= 0.8, compares (a blind seat first) when it beats the target with >= 0.9, else
+  calls. docs/zhajinhua.md has the measured results.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ DESCRIPTIONS: dict[str, str] = {
     "heuristic": "looks at once, folds weak high cards, calls with middling hands, bets and "
                  "compares with strong ones",
     "percentile": "looks at once, plays by its hand's exact percentile against the opponents "
-                  "still in: folds below the pot odds, raises strong hands, compares middling",
+                  "still in: folds below the pot odds, raises strong hands, compares sure wins",
 }
 RANDOM, UNIFORM, HEURISTIC, PERCENTILE_PLAYER = range(4)
 _RAISE_WIN = 0.8  # chance of beating every opponent still in from which it raises
