@@ -41,7 +41,7 @@ from vecgames.play.liars_dice import LiarsDiceGame
 
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
-POLICIES = {"zhajinhua": ("random", "uniform", "heuristic"),
+POLICIES = {"zhajinhua": ("random", "uniform", "heuristic", "percentile"),
             "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform"),
             "liars_dice": ("random", "heuristic"),
             "hanabi": ("random", "rules"),
