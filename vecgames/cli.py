@@ -186,8 +186,9 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=int, default=1_000_000, help="number of games (1000000)")
     p.add_argument("--policy",
                    help="player name for every seat, or a comma list with one per seat "
-                        "(zhajinhua: random, uniform, heuristic; holdem: random, call, raise, "
-                        "check, strength, raise-uniform; liars_dice: random, heuristic; "
+                        "(zhajinhua: random, uniform, heuristic, percentile; holdem: random, "
+                        "call, raise, check, strength, raise-uniform; liars_dice: random, "
+                        "heuristic; "
                         "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed), "
                         "or a trainer's checkpoint path (.pt: plays through env.step). "
                         "Default: the game's default player (`vecgames list`)")
