@@ -223,3 +223,39 @@ def check_env_masks(env, picks):
         assert info["illegal"][0] == (not mask[a])
         if not mask[a]:
             np.testing.assert_array_equal(env.state.table[0], t)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_player_memo_moves_with_the_cards(players):
+    """A slot's memo word stays with its card through plays and discards (a drawn card's
+    word is 0), the free words stay put, the rules never change them otherwise, and a new
+    deal zeroes them."""
+    r = make_rules(num_players=players)
+    h = r.hand_size
+    s = new_state(1)
+    seed_streams(s.rng, np.uint64(3), 0)
+    reset_one(s, 0, r)
+    assert not s.memo.any()
+    serial = 1
+    for seat in range(players):
+        for slot in range(h):
+            s.memo[0, seat, slot] = serial
+            serial += 1
+    s.memo[0, :, h:] = 7  # free words
+    moves = 0
+    while not s.table[0, TERMINAL] and moves < 40:
+        t = s.table[0]
+        p = t[PLAYER]
+        before = s.memo[0, p, :h].copy()
+        a = policy_action(0, s, 0, r)  # random legal
+        step_one(s, 0, a, r)
+        if a < 2 * h:  # a play or a discard of slot a % h
+            slot = a % h
+            expected = np.concatenate([before[:slot], before[slot + 1:], [0]])
+            np.testing.assert_array_equal(s.memo[0, p, :h], expected)
+        else:
+            np.testing.assert_array_equal(s.memo[0, p, :h], before)
+        moves += 1
+    assert (s.memo[0, :, h:] == 7).all()
+    reset_one(s, 0, r)
+    assert not s.memo.any()

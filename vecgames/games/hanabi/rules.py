@@ -149,23 +149,34 @@ SCALAR_FIELDS = ("player", "info", "life", "dealt", "final", "terminal", "score"
 SEAT_FIELDS = {"fireworks": FIRE, "discards": DISCARDS}
 
 
+# Player memory, per env and seat: ``memo[i, p, k]`` for k < MAX_HAND belongs to the card in
+# seat p's slot k and moves with it (a play or discard shifts the later words down, a drawn
+# card's word starts at 0); words MAX_HAND.. are free words of seat p. The rules never read
+# it: built-in convention players keep there what their conventions made common knowledge
+# (a card's meaning once hinted, the last recommendation), which the hints alone do not hold.
+MEMO_WORDS = 16
+
+
 class State(NamedTuple):
     """A batch of tables, leading axis = env: ``table[i]`` holds env i's fields (columns
     above), ``deck[i]`` its deck of type ids (drawn from the front; shuffled lazily, see
     ``reset_one``: the order beyond DEALT is not yet the draw order), ``pile[i]`` its
-    discard pile in order (the seed observation shows it), ``rng[i]`` its random stream."""
+    discard pile in order (the seed observation shows it), ``rng[i]`` its random stream,
+    ``memo[i]`` the players' memory (``MEMO_WORDS``), zeroed at each deal."""
 
     table: np.ndarray  # int64 [B, NUM_FIELDS]
     deck: np.ndarray  # int8 [B, 50]
     pile: np.ndarray  # int8 [B, 50]
     rng: np.ndarray  # uint64 [B]
+    memo: np.ndarray  # int64 [B, MAX_PLAYERS, MEMO_WORDS]
 
 
 def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
     return State(table=np.zeros((num_envs, NUM_FIELDS), np.int64),
                  deck=np.zeros((num_envs, DECK_SIZE), np.int8),
                  pile=np.zeros((num_envs, DECK_SIZE), np.int8),
-                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng)
+                 rng=np.zeros(num_envs, np.uint64) if rng is None else rng,
+                 memo=np.zeros((num_envs, MAX_PLAYERS, MEMO_WORDS), np.int64))
 
 
 def field(state: State, name: str) -> np.ndarray:
@@ -237,6 +248,8 @@ def _begin(s, i, r, lazy):
         t[HINTS + p] = hints
         t[KNOW + p] = know
         t[REVEALED + p] = 0
+        for k in range(MEMO_WORDS):
+            s.memo[i, p, k] = 0
     for c in range(NUM_COLORS):
         t[FIRE + c] = 0
     for k in range(NUM_TYPES):
@@ -356,6 +369,10 @@ def _remove_and_draw(s, i, r, p, slot):
     hints = _without_field(t[HINTS + p], slot, INFO_BITS)
     know = _without_field(t[KNOW + p], slot, INFO_BITS)
     t[REVEALED + p] = _without_field(t[REVEALED + p], slot, INFO_BITS)
+    memo = s.memo[i, p]
+    for k in range(slot, r.hand_size - 1):
+        memo[k] = memo[k + 1]
+    memo[r.hand_size - 1] = 0
     if t[DEALT] < DECK_SIZE:
         drawn = _draw(s, i)
         last = r.hand_size - 1
