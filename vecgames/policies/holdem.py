@@ -15,6 +15,9 @@ for the player to act (the seed's four strategies and a hand-strength player).
   players still in, seeing only its own cards and the board. It raises (a pot-size raise,
   within the legal bounds) when that equity is at least 1.6x a fair share (at most 0.85), calls
   when it beats the pot odds, and otherwise checks or folds.
+- ``"equity"``: preflop from the exact 169-class heads-up tables, postflop from Monte Carlo
+  equity against each opponent's range narrowed by its betting; pot odds for calls, bets and
+  raises in pot fractions (``holdem_equity``).
 """
 
 from __future__ import annotations
@@ -41,8 +44,9 @@ from ..games.holdem.rules import (
     raise_bounds,
 )
 from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
+from .holdem_equity import equity_action
 
-POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform")
+POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform", "equity")
 # One line each on how the built-in players play (``vecgames.players("holdem")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal kinds (fold, check/call, raise), a raise-to amount "
@@ -54,6 +58,8 @@ DESCRIPTIONS: dict[str, str] = {
                 "hands, calls when the pot odds allow, else checks or folds",
     "raise-uniform": "the seed's raise strategy: raises whenever allowed, to an amount drawn "
                      "uniformly between the minimum and the maximum; else calls",
+    "equity": "preflop from the 169-class equity tables, postflop Monte Carlo equity against "
+              "ranges narrowed by the betting: pot-odds calls, pot-fraction bets and raises",
 }
 
 
@@ -61,7 +67,7 @@ def seat_policies(policy: str | Sequence[str], num_players: int) -> tuple[list[s
     """Policy names per seat (one name for all, or a list with one per seat) and their codes."""
     codes = resolve_policies(policy, num_players, POLICIES)
     return [POLICIES[k] for k in codes], codes
-RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER, UNIFORM_RAISER = range(6)
+RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER, UNIFORM_RAISER, EQUITY_PLAYER = range(7)
 CALL_PROBABILITY = 0.5
 RAISE_FRACTION = 0.25
 STRENGTH_SAMPLES = 48
@@ -170,6 +176,8 @@ def policy_action(policy, s, i, r):
         return random_action(s, i, r)
     if policy == STRENGTH_PLAYER:
         return strength_action(s, i, r)
+    if policy == EQUITY_PLAYER:
+        return equity_action(s, i, r)
     t = s.table[i]
     owed = t[CUR_BET] > t[BET + t[PLAYER]]
     if policy == CHECKER:

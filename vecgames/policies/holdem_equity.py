@@ -1,0 +1,238 @@
+"""The Hold'em ``equity`` player: preflop from the 169-class tables, postflop from Monte Carlo
+equity against ranges narrowed by the betting; pot odds for calls, pot-fraction bet sizes.
+
+Range model (public information only: the seats' chips and preflop VPIP/PFR bits). Every
+opponent still in holds a hand from the top ``x`` of the 1,326 combos, ranked by their class's
+exact heads-up equity against a random hand (``CLASS_TOP``). ``x`` starts at 1 (any hand) and
+narrows with what the opponent did:
+
+- raised preflop: ``x <= X_RAISE``; called (put chips in voluntarily without raising):
+  ``x <= X_CALL``;
+- chips put in this hand: ``x <= INVEST_BB / (chips / big blind)``, never below ``X_MIN``
+  (the more an opponent invested, the stronger its range).
+
+Preflop, ``g`` is the geometric mean over the opponents still in of the class's exact
+equity against each one's range (``PREFLOP_EQUITY``, from the shipped 169 x 169 matrix,
+card removal included), and ``g ** k`` (k opponents) its chance to win at showdown. It
+raises when ``g >= RAISE_G[k]``, calls when ``g ** k`` beats the pot odds and folds (or
+checks) otherwise. Postflop, ``w`` is its share of the pot over ``SAMPLES`` deals of the
+opponents' hands (from their ranges, by rejection) and the rest of the board, drawn from the
+env's own random stream. It bets ``BET_FRACTION`` of the pot when ``w >= BET_W * fair`` and
+nobody bet, raises when ``w >= RAISE_W * fair`` facing a bet (fair = 1 / (k + 1), both
+capped), calls when ``w`` beats the pot odds and otherwise checks or folds. A raise is
+``to current bet + fraction x (pot + to call)``, clamped to the legal bounds; within
+``SHOVE_MARGIN`` of the stack it goes all-in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.jit import jit
+from ..core.rng import below, next_u64
+from ..games.holdem.rules import (
+    CALL,
+    CUR_BET,
+    FOLD,
+    FOLDED,
+    PAID,
+    PFR,
+    PLAYER,
+    RAISE,
+    STREET,
+    VPIP,
+    raise_bounds,
+)
+from ..poker.preflop import MATRIX_FILE
+from ..poker.ranges import ALL_COMBOS, CLASS_SIZES, COMBO_CLASS, NUM_COMBOS
+from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
+
+SAMPLES = 64  # Monte Carlo deals per postflop decision
+X_RAISE = 0.3  # range of an opponent who raised preflop (top share of combos)
+X_CALL = 0.6  # ... who called preflop
+INVEST_BB = 4.0  # x <= INVEST_BB / big blinds put in
+X_MIN = 0.06
+GRID = 50  # PREFLOP_EQUITY columns: ranges top 1/GRID, 2/GRID, ..., 1
+# Preflop raise thresholds on g by opponents still in (index k, 9+ use the last)
+RAISE_G = np.array([0.0, 0.56, 0.6, 0.62, 0.64, 0.65, 0.66, 0.66, 0.66, 0.66])
+BET_W = 1.3  # postflop: bet when w >= BET_W / (k + 1) (at most W_CAP)
+RAISE_W = 1.6  # postflop: raise a bet when w >= RAISE_W / (k + 1) (at most W_CAP)
+W_CAP = 0.8
+BET_FRACTION = 0.75  # of (pot + to call), postflop
+STRONG_W = 0.85  # postflop: a pot-size bet or raise from this share
+PREFLOP_FRACTION = 1.0  # preflop raises: pot size
+SHOVE_MARGIN = 0.25  # all-in when the raise leaves less than this share of the pot behind
+BOARD_SEEN = (0, 3, 4, 5)
+
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(CLASS_TOP [169], CARD_CLASS [52, 52], PREFLOP_EQUITY [169, GRID]) from the exact
+    heads-up matrix."""
+    with np.load(MATRIX_FILE) as data:
+        wins, ties, losses = data["wins"], data["ties"], data["losses"]
+    boards = (wins + ties + losses).astype(np.float64)
+    won = wins + 0.5 * ties
+    vs_random = won.sum(1) / boards.sum(1)
+    order = np.argsort(-vs_random, kind="stable")
+    share = CLASS_SIZES[order] / NUM_COMBOS
+    class_top = np.empty(len(order))
+    class_top[order] = np.cumsum(share) - share  # share of combos in better classes
+    card_class = np.full((52, 52), -1, np.int64)
+    hi, lo = ALL_COMBOS[:, 0].astype(np.int64), ALL_COMBOS[:, 1].astype(np.int64)
+    card_class[hi, lo] = COMBO_CLASS
+    card_class[lo, hi] = COMBO_CLASS
+    # a class is in the range "top x" when its first combo is: class_top < x
+    tops = np.arange(1, GRID + 1) / GRID
+    member = (class_top[:, None] < tops[None, :]).astype(np.float64)
+    equity = (won @ member) / (boards @ member)
+    for table in (class_top, card_class, equity):
+        table.flags.writeable = False
+    return class_top, card_class, equity
+
+
+CLASS_TOP, CARD_CLASS, PREFLOP_EQUITY = _tables()
+
+
+@jit
+def range_top(t, q, big_blind):
+    """The share of combos (best first) that seat q's range holds, from its betting."""
+    x = 1.0
+    if (t[PFR] >> q) & 1:
+        x = X_RAISE
+    elif (t[VPIP] >> q) & 1:
+        x = X_CALL
+    invested = t[PAID + q] / big_blind
+    if invested > 0:
+        x = min(x, max(X_MIN, INVEST_BB / invested))
+    return x
+
+
+@jit
+def _draw_unseen(s, i, used):
+    # A uniform card not in ``used`` (a 52-bit mask), from env i's stream.
+    while True:
+        c = np.int64(below(next_u64(s.rng, i), 52))
+        if not (used >> c) & 1:
+            return c
+
+
+@jit
+def _draw_in_range(s, i, used, x):
+    """Two cards not in ``used`` whose class lies in the top ``x`` (by rejection; after 64
+    tries the last pair is kept, which only a nearly exhausted range needs)."""
+    a = b = 0
+    for _ in range(64):
+        a = _draw_unseen(s, i, used)
+        b = _draw_unseen(s, i, used | (np.int64(1) << a))
+        if CLASS_TOP[CARD_CLASS[a, b]] < x:
+            break
+    return a, b
+
+
+@jit
+def postflop_equity(s, i, r, samples):
+    """Share of the pot for the player to act against the others still in, each holding a
+    hand from its range, over ``samples`` deals; from its own cards and the board only."""
+    t = s.table[i]
+    d = s.deck[i]
+    n = r.num_players
+    p = t[PLAYER]
+    seen = BOARD_SEEN[t[STREET]]
+    h0, h1 = np.int64(d[2 * p]), np.int64(d[2 * p + 1])
+    base_used = (np.int64(1) << h0) | (np.int64(1) << h1)
+    base_key = KEY_BASE
+    base_bits = np.int64(0)
+    for k in range(seen):
+        c = np.int64(d[2 * n + k])
+        base_used |= np.int64(1) << c
+        base_key += CARD_KEY[c]
+        base_bits |= CARD_BIT[c]
+    total = 0.0
+    for _ in range(samples):
+        used = base_used
+        # opponents' hands first (their ranges constrain them), then the rest of the board
+        firsts = seconds = 0  # the opponents' cards, 6 bits each (at most 9 opponents)
+        m = 0
+        for q in range(n):
+            if q != p and not (t[FOLDED] >> q) & 1:
+                a, b = _draw_in_range(s, i, used, range_top(t, q, r.big_blind))
+                used |= (np.int64(1) << a) | (np.int64(1) << b)
+                firsts |= a << (6 * m)
+                seconds |= b << (6 * m)
+                m += 1
+        key, bits = base_key, base_bits
+        for _k in range(seen, 5):
+            c = _draw_unseen(s, i, used)
+            used |= np.int64(1) << c
+            key += CARD_KEY[c]
+            bits |= CARD_BIT[c]
+        mine = strength_of(key + CARD_KEY[h0] + CARD_KEY[h1], bits | CARD_BIT[h0] | CARD_BIT[h1])
+        best_other = 0
+        ties = 1
+        for j in range(m):
+            a = (firsts >> (6 * j)) & 63
+            b = (seconds >> (6 * j)) & 63
+            other = strength_of(key + CARD_KEY[a] + CARD_KEY[b], bits | CARD_BIT[a] | CARD_BIT[b])
+            best_other = max(best_other, other)
+            ties += np.int64(other == mine)
+        if mine > best_other:
+            total += 1.0
+        elif mine == best_other:
+            total += 1.0 / ties
+    return total / samples
+
+
+@jit
+def preflop_g(t, d, r, p):
+    """Geometric mean of the own class's heads-up equity against each opponent's range."""
+    c = CARD_CLASS[np.int64(d[2 * p]), np.int64(d[2 * p + 1])]
+    log_sum = 0.0
+    k = 0
+    for q in range(r.num_players):
+        if q != p and not (t[FOLDED] >> q) & 1:
+            x = range_top(t, q, r.big_blind)
+            col = min(GRID - 1, max(0, int(np.ceil(x * GRID)) - 1))
+            log_sum += np.log(PREFLOP_EQUITY[c, col])
+            k += 1
+    return np.exp(log_sum / k), k
+
+
+@jit
+def _raise_to(t, fraction, pot, to_call, lo, hi):
+    """A raise to current bet + fraction x (pot + to call), within [lo, hi]; all-in when
+    less than SHOVE_MARGIN of the pot would stay behind."""
+    amount = t[CUR_BET] + np.int64(fraction * (pot + to_call) + 0.5)
+    amount = min(max(amount, lo), hi)
+    if hi - amount < SHOVE_MARGIN * (pot + amount - t[CUR_BET]):
+        amount = hi
+    return amount
+
+
+@jit
+def equity_action(s, i, r):
+    """(kind, raise_to) of the equity player (see the module doc)."""
+    t = s.table[i]
+    p = t[PLAYER]
+    to_call, lo, hi = raise_bounds(s, i, r)
+    can_raise = lo <= hi
+    pot = 0
+    for q in range(r.num_players):
+        pot += t[PAID + q]
+    if t[STREET] == 0:
+        g, k = preflop_g(t, s.deck[i], r, p)
+        w = g ** k
+        if can_raise and g >= RAISE_G[min(k, 9)]:
+            return RAISE, _raise_to(t, PREFLOP_FRACTION, pot, to_call, lo, hi)
+    else:
+        w = postflop_equity(s, i, r, SAMPLES)
+        k = 0
+        for q in range(r.num_players):
+            k += np.int64(q != p and not (t[FOLDED] >> q) & 1)
+        fair = 1.0 / (k + 1)
+        threshold = min(W_CAP, (RAISE_W if to_call > 0 else BET_W) * fair)
+        if can_raise and w >= threshold:
+            fraction = 1.0 if w >= STRONG_W else BET_FRACTION
+            return RAISE, _raise_to(t, fraction, pot, to_call, lo, hi)
+    if to_call == 0 or w * (pot + to_call) >= to_call:
+        return CALL, 0
+    return FOLD, 0
