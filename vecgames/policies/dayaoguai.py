@@ -15,6 +15,10 @@
   table) rather than spend a strong card on it: when the weakest card that beats is a 5 (悟空)
   or a 10 (唐僧), unless ``must_beat`` forbids it. (Picking up every small pile makes a
   table of such players hand single cards back and forth for ever.)
+- ``plan``: Monte Carlo lookahead (``dayaoguai_plan``): for each move (a card per rank, or
+  the pass) it plays out the game from deals of the cards it has not seen, drawn consistent
+  with the hand sizes and the publicly picked-up cards, with ``shed`` players in every seat,
+  and takes the move with the best mean of its own bean transfers.
 """
 
 from __future__ import annotations
@@ -35,8 +39,9 @@ from ..games.dayaoguai.rules import (
     legal_bits,
     random_legal,
 )
+from .dayaoguai_plan import plan
 
-POLICIES = ("random", "weakest", "pickup", "shed")
+POLICIES = ("random", "weakest", "pickup", "shed", "plan")
 # One line each on how the built-in players play (``vecgames.players("dayaoguai")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions",
@@ -46,8 +51,10 @@ DESCRIPTIONS: dict[str, str] = {
               "or a 10 on it",
     "shed": "never passes while a card beats; plays the card least useful later, with a "
             "little randomness in its leads (simulate's default)",
+    "plan": "Monte Carlo lookahead: plays out each move from deals of the unseen cards with "
+            "shed players, takes the move that loses the fewest beans",
 }
-RANDOM, WEAKEST, PICKUP, SHED = range(4)
+RANDOM, WEAKEST, PICKUP, SHED, PLAN = range(5)
 SMALL_PILE = 2
 ALL_CARDS = (1 << NUM_CARDS) - 1
 RANDOM_LEAD = 8  # shed: one lead in RANDOM_LEAD is drawn uniformly
@@ -119,6 +126,8 @@ def policy_action(policy, s, i, r):
         return pickup(s, i, r)
     if policy == SHED:
         return shed(s, i, r)
+    if policy == PLAN:
+        return plan(s, i, r)
     return random_legal(s, i, r)
 
 
