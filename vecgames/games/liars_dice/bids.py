@@ -92,16 +92,21 @@ B_FEI_N, B_BID_N, B_CHOICES, B_ZHAI_STEP = range(5, 9)
 BID_TABLE_COLUMNS = 9
 
 
-def bid_table(num_players: int, total_dice: int, basic: bool = False) -> np.ndarray:
+def bid_table(num_players: int, total_dice: int, basic: bool = False,
+              min_first_count: int | None = None) -> np.ndarray:
     """int64 ``[num_actions, BID_TABLE_COLUMNS]``: for action a, the legal bid starts after bid
     a (row 0: the round's first bid), a's count, face and mode (0 in row 0), and the pick
     columns above (repeats not excluded: they are redrawn). ``basic``: the seed's basic game,
-    飞 bids only: every 斋 range starts at its end (empty), so no kernel needs a branch."""
+    飞 bids only: every 斋 range starts at its end (empty), so no kernel needs a branch.
+    ``min_first_count``: the first bid's least count (default ``num_players + 1``)."""
     actions = 1 + (FEI_FACES + ZHAI_FACES) * total_dice
     fei_end = FEI_FACES * total_dice
     table = np.zeros((actions, BID_TABLE_COLUMNS), np.int64)
     for a in range(actions):
         fei_start, zhai_start = legal_starts(a, num_players, total_dice)
+        if a == 0 and min_first_count is not None:
+            fei_start = FEI_FACES * (min_first_count - 1)
+            zhai_start = fei_end + ZHAI_FACES * (min_first_count - 1)
         if basic:
             zhai_start = actions - 1
         table[a, B_FEI_START], table[a, B_ZHAI_START] = fei_start, zhai_start

@@ -51,6 +51,9 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "forbid_repeat_bids": True,
     "reward": "zero_sum",
     "max_round_steps": 1000,
+    # The first bid's least count; None: the seed's "count > P" (P + 1). Lower it for the
+    # small games (with 1 die each there is no opening bid under count > P).
+    "min_first_count": None,
 }
 
 # What a step did (bit flags, returned by step_one).
@@ -78,9 +81,12 @@ def make_rules(**options: Any) -> Rules:
     check_options(options, DEFAULT_OPTIONS, "liars_dice")
     o = {**DEFAULT_OPTIONS, **options}
     players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
-    # two dice at least: a first bid needs count > players <= total dice
-    dice = check_int(o["dice"], "dice", 2, min(MAX_DICE, MAX_TOTAL_DICE // players))
+    relaxed = o["min_first_count"] is not None
+    # two dice at least under count > players: a first bid needs count <= total dice
+    dice = check_int(o["dice"], "dice", 1 if relaxed else 2,
+                     min(MAX_DICE, MAX_TOTAL_DICE // players))
     total = players * dice
+    first = check_int(o["min_first_count"], "min_first_count", 1, total) if relaxed else None
     basic = VARIANTS.index(check_choice(o["variant"], "variant", VARIANTS))
     return Rules(
         num_players=players,
@@ -92,7 +98,7 @@ def make_rules(**options: Any) -> Rules:
         max_round_steps=check_int(o["max_round_steps"], "max_round_steps", 1, 2**31 - 1),
         total_dice=total,
         num_actions=1 + (FEI_FACES + ZHAI_FACES) * total,
-        bids=bid_table(players, total, basic=bool(basic)),
+        bids=bid_table(players, total, basic=bool(basic), min_first_count=first),
         roll_sizes=roll_plan(dice),
     )
 
@@ -107,7 +113,15 @@ def rules_to_options(rules: Rules) -> dict[str, Any]:
         "forbid_repeat_bids": bool(rules.forbid_repeat),
         "reward": REWARDS[rules.reward_seed],
         "max_round_steps": rules.max_round_steps,
+        "min_first_count": _min_first_count(rules),
     }
+
+
+def _min_first_count(rules: Rules) -> int | None:
+    """The ``min_first_count`` option read back from the first bid's legal start (None: the
+    default count > P)."""
+    count = int(rules.bids[0, B_FEI_START]) // FEI_FACES + 1
+    return None if count == rules.num_players + 1 else count
 
 
 # Columns of ``State.table`` (int64), one row per env.
