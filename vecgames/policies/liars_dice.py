@@ -4,6 +4,9 @@
 - ``heuristic``: the seed's challenger. With own dice known and the other dice unknown, it
   challenges when the last bid holds with probability below ``threshold`` (default 0.5);
   otherwise it makes the legal bid most likely to hold (the lowest such bid on ties, 飞 first).
+- ``odds``: exact bid odds conditioned on the bidding history through a model of the last
+  bidder's dice (a posterior over its hands given its bids and the bids it let pass), with a
+  one-bid lookahead heads-up (``liars_dice_odds``). Deterministic; ignores ``threshold``.
 """
 
 from __future__ import annotations
@@ -17,15 +20,18 @@ from ..core.jit import jit
 from ..games.liars_dice.bids import B_FEI_START, B_ZHAI_START, FEI_FACES
 from ..games.liars_dice.odds import bid_holds_probability
 from ..games.liars_dice.rules import DICE, LAST, PLAYER, bid_made, random_legal
+from .liars_dice_odds import odds
 
-POLICIES = ("random", "heuristic")
+POLICIES = ("random", "heuristic", "odds")
 # One line each on how the built-in players play (``vecgames.players("liars_dice")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions (the challenge is one of them)",
     "heuristic": "the seed's challenger: challenges a bid that holds with probability below "
                  "0.5 given its own dice, else makes the legal bid most likely to hold",
+    "odds": "exact bid odds given its dice and a posterior over the last bidder's dice from "
+            "the round's bids; heads-up it weighs each bid by the chance it is challenged",
 }
-RANDOM, HEURISTIC = range(2)
+RANDOM, HEURISTIC, ODDS = range(3)
 DEFAULT_THRESHOLD = 0.5
 
 
@@ -58,9 +64,11 @@ def heuristic(s, i, r, threshold):
 
 @jit
 def policy_action(policy, s, i, r, threshold):
-    """Dispatch on a policy id (RANDOM, HEURISTIC)."""
+    """Dispatch on a policy id (RANDOM, HEURISTIC, ODDS)."""
     if policy == HEURISTIC:
         return heuristic(s, i, r, threshold)
+    if policy == ODDS:
+        return odds(s, i, r)
     return random_legal(s, i, r)
 
 
