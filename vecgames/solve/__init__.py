@@ -1,0 +1,1 @@
+"""Exact equilibrium solving of small two-player games (docs/liars_dice_solver.md)."""
