@@ -17,24 +17,29 @@ from numba import prange
 
 from ..core.jit import jit
 from ..games.hanabi.rules import random_legal
+from .hanabi_hat import hat_action
 from .hanabi_rules_player import known_playable as known_playable  # re-exported
 from .hanabi_rules_player import rule_based
 
-POLICIES = ("random", "rules")
+POLICIES = ("random", "rules", "hat")
 # One line each on how the built-in players play (``vecgames.players("hanabi")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions",
     "rules": "plays a card known to be playable, else hints a playable card another player "
              "does not know, else discards its oldest unhinted card",
+    "hat": "hat-guessing information player (3-5 players): each hint answers a question "
+           "about every other player's hand; plays known playable cards",
 }
-RANDOM, RULES = range(2)
+RANDOM, RULES, HAT = range(3)
 
 
 @jit
 def policy_action(policy, s, i, r):
-    """Dispatch on a policy id (RANDOM, RULES)."""
+    """Dispatch on a policy id (RANDOM, RULES, HAT)."""
     if policy == RULES:
         return rule_based(s, i, r)
+    if policy == HAT:
+        return hat_action(s, i, r)
     return random_legal(s, i, r)
 
 
