@@ -1,0 +1,181 @@
+"""Other Liar's Dice players as strategies on a solved variant's tree, for their exploitability.
+
+A built-in player's choice at an information set (a seat's roll, the round's bids) is read by
+building the env state of that information set: a table row whose seat holds the roll and
+whose bids were replayed through the rules' own ``play_legal``; the player then acts on that
+row exactly as inside ``simulate`` (``rows_actions_kernel``), or a checkpoint acts on the
+row's observation and legal-action mask. The other seat's dice in the row are left empty: a
+legal player never reads them.
+
+Seats with different dice (``dice=(2, 1)``) are not an env option; a seat's player is given
+the rules of the variant with its own dice (``Rules.dice``) and the table's total
+(``Rules.total_dice``), the numbers the heuristic's odds read.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ..core.jit import jit
+from ..core.validation import check_int
+from ..games.liars_dice.observe import OBSERVATIONS, obs_dim, observe_one
+from ..games.liars_dice.rules import (
+    BIDDER,
+    CHALLENGER,
+    DICE,
+    FIRST,
+    LOSER,
+    NUM_FIELDS,
+    PLAYER,
+    Rules,
+    State,
+    make_rules,
+    play_legal,
+    roll_plan,
+    write_mask,
+)
+from ..policies.liars_dice import HEURISTIC, check_threshold, rows_actions_kernel
+from .cfr import edge_shape, uniform_strategy
+from .liars_dice import Variant, packed, rolls, rules_table
+from .tree import Tree
+
+CHUNK_ROWS = 1 << 18  # information sets evaluated per batch (a row is ~0.5 KB)
+
+
+def seat_rules(v: Variant, seat: int) -> Rules:
+    """The env rules a player at ``seat`` of variant ``v`` plays by (see the module doc)."""
+    seat = check_int(seat, "seat", 0, 1)
+    options = {"num_players": 2, "variant": v.variant, "forbid_repeat_bids": v.forbid_repeat_bids,
+               "max_round_steps": v.max_round_steps or 2**31 - 1,
+               "min_first_count": v.min_first_count}
+    if v.dice[0] == v.dice[1]:
+        rules = make_rules(dice=v.dice[0], **options)
+    else:  # an env of 1 die each, then the seat's dice and the table's total put in
+        d, total = v.dice[seat], v.total_dice
+        rules = make_rules(dice=1, **{**options, "min_first_count": 1})._replace(
+            dice=d, total_dice=total, num_actions=1 + 11 * total, bids=rules_table(v),
+            roll_sizes=roll_plan(d))
+    assert np.array_equal(rules.bids, rules_table(v))  # the tree's bid order is the env's
+    return rules
+
+
+@jit(alloc=True)
+def _fill_rows(s, r, parent, action, nodes, packs, seat, opener):
+    """Row j of ``s`` = information set (nodes[j // R], roll packs[j % R]) of ``seat``."""
+    num = packs.shape[0]
+    path = np.zeros(64, np.int64)
+    for j in range(s.table.shape[0]):
+        t = s.table[j]
+        for f in range(NUM_FIELDS):
+            t[f] = 0
+        t[LOSER] = -1
+        t[CHALLENGER] = -1
+        t[BIDDER] = -1
+        t[PLAYER] = opener
+        t[FIRST] = opener
+        t[DICE + seat] = packs[j % num]
+        h = nodes[j // num]
+        n = 0
+        while parent[h] >= 0:
+            path[n] = action[h]
+            n += 1
+            h = parent[h]
+        for k in range(n - 1, -1, -1):
+            play_legal(s, j, path[k], r)
+
+
+@jit
+def _mark(first_child, num_children, action, nodes, num, picks, column0, out):
+    """out[child of nodes[j // num] with action picks[j], column0 + j % num] = 1; returns
+    the first j whose pick is not a child (-1: none)."""
+    for j in range(picks.shape[0]):
+        h = nodes[j // num]
+        found = False
+        for c in range(first_child[h], first_child[h] + num_children[h]):
+            if action[c] == picks[j]:
+                out[c, column0 + j % num] = 1.0
+                found = True
+        if not found:
+            return j
+    return -1
+
+
+def _act_everywhere(tree: Tree, v: Variant, act: Any) -> np.ndarray:
+    """A pure strategy: ``act(state, rules, seat) -> actions`` of every row's player."""
+    strategy = np.zeros(edge_shape(tree))
+    for seat in (0, 1):
+        rules = seat_rules(v, seat)
+        roll_list, _ = rolls(v.dice[seat])
+        packs = np.array([packed(roll) for roll in roll_list], np.int64)
+        nodes = np.flatnonzero(tree.player == seat)
+        per_chunk = max(1, CHUNK_ROWS // len(packs))
+        for lo in range(0, len(nodes), per_chunk):
+            chunk = nodes[lo:lo + per_chunk]
+            state = State(table=np.zeros((len(chunk) * len(packs), NUM_FIELDS), np.int64),
+                          rng=np.zeros(len(chunk) * len(packs), np.uint64))
+            _fill_rows(state, rules, tree.parent, tree.action, chunk, packs, seat, v.opener)
+            picks = np.asarray(act(state, rules, seat), np.int64)
+            bad = _mark(tree.first_child, tree.num_children, tree.action, chunk, len(packs),
+                        picks, 0, strategy)
+            if bad >= 0:
+                raise RuntimeError(f"the player chose action {picks[bad]}, not legal at "
+                                   f"node {chunk[bad // len(packs)]}")
+    return strategy
+
+
+def heuristic_strategy(tree: Tree, v: Variant, threshold: float = 0.5) -> np.ndarray:
+    """The built-in ``heuristic`` player (the seed's challenger) at every information set."""
+    threshold = check_threshold(threshold)
+
+    def act(state: State, rules: Rules, seat: int) -> np.ndarray:
+        rows = np.arange(state.table.shape[0], dtype=np.int64)
+        out = np.empty(rows.size, np.int64)
+        rows_actions_kernel(state, rules, HEURISTIC, threshold, rows, out)
+        return out
+
+    return _act_everywhere(tree, v, act)
+
+
+def random_strategy(tree: Tree) -> np.ndarray:
+    """The built-in ``random`` player: uniform over the legal actions, the challenge one of
+    them (``rules.random_legal``); the tree's children are exactly the legal actions."""
+    return uniform_strategy(tree)
+
+
+def checkpoint_strategy(tree: Tree, v: Variant, path: str | os.PathLike) -> np.ndarray:
+    """A trained checkpoint (``vecgames.load_player``, greedy) at every information set. It
+    must have been trained on these rules: 2 seats with ``v``'s dice each and variant, the
+    first-bid rule of the env default (count > 2) unless ``v`` says otherwise."""
+    from ..policies.checkpoint import load_player
+
+    player = load_player(path)
+    options = player.env_options
+    if player.game != "liars_dice":
+        raise ValueError(f"{os.fspath(path)} is a {player.game} checkpoint, not liars_dice")
+    wanted = {"num_players": 2, "dice": v.dice[0], "variant": v.variant,
+              "min_first_count": v.min_first_count}
+    defaults = {"variant": "zhai_fei", "min_first_count": 3}  # the env's (count > 2)
+    got = {k: options.get(k) or defaults.get(k) for k in wanted}
+    if v.dice[0] != v.dice[1] or got != wanted or player.num_actions != 1 + 11 * v.total_dice:
+        raise ValueError(f"{player.name} plays {got} ({player.num_actions} actions); it "
+                         f"cannot play {v.label()} ({1 + 11 * v.total_dice} actions)")
+    observation = OBSERVATIONS.index(options.get("observation", "full"))
+
+    def act(state: State, rules: Rules, seat: int) -> np.ndarray:
+        rows = state.table.shape[0]
+        obs = np.zeros((rows, obs_dim(observation, 2, rules.num_actions)), np.float32)
+        mask = np.zeros((rows, rules.num_actions), np.bool_)
+        _observe_rows(state.table, rules, observation, obs, mask)
+        return player(obs, mask)
+
+    return _act_everywhere(tree, v, act)
+
+
+@jit
+def _observe_rows(table, r, observation, obs, mask):
+    for j in range(table.shape[0]):
+        observe_one(table[j], r, observation, obs[j])
+        write_mask(table[j], r, mask[j])
