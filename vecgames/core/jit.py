@@ -24,12 +24,15 @@ from numba.core.registry import CPUDispatcher
 CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "").strip().lower() in ("", "0", "false", "no")
 
 
-def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False):
+def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False,
+        alloc: bool = False):
     """``njit`` with the project's settings.
 
     - ``_nrt=False``: kernels never allocate, and without the runtime Numba emits no atomic
       reference counting around every array argument (measured: 260 ns per call of a helper
-      taking a 18-array state, 0.1 ns without).
+      taking a 18-array state, 0.1 ns without). ``alloc=True`` turns the runtime on for the
+      few functions that need arrays of their own per call (a search player's scratch worlds);
+      they may call, and be called by, the other kernels.
     - Keep the arrays a per-env helper takes few: a call that LLVM does not inline passes
       every array struct on the stack (measured: a 18-array state made a decision 2.4x slower
       than the same rules on a 3-array state).
@@ -41,7 +44,7 @@ def jit(fn=None, *, parallel: bool = False, inline: bool = False, fastmath=False
       ``error_model="numpy"`` (no Python division checks); ``nogil``.
     """
     decorator = njit(  # type: ignore[call-overload]  # ``_nrt`` is not in numba's stubs
-        cache=CACHE, parallel=parallel, nogil=True, error_model="numpy", _nrt=False,
+        cache=CACHE, parallel=parallel, nogil=True, error_model="numpy", _nrt=alloc,
         inline="always" if inline else "never", fastmath=fastmath)
     if parallel:
         decorator = _locked(decorator)

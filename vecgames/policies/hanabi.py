@@ -20,8 +20,9 @@ from ..games.hanabi.rules import random_legal
 from .hanabi_hat import hat_action
 from .hanabi_rules_player import known_playable as known_playable  # re-exported
 from .hanabi_rules_player import rule_based
+from .hanabi_search import search_player
 
-POLICIES = ("random", "rules", "hat")
+POLICIES = ("random", "rules", "hat", "search")
 # One line each on how the built-in players play (``vecgames.players("hanabi")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions",
@@ -29,17 +30,22 @@ DESCRIPTIONS: dict[str, str] = {
              "does not know, else discards its oldest unhinted card",
     "hat": "hat-guessing information player (3-5 players): each hint answers a question "
            "about every other player's hand; plays known playable cards",
+    "search": "single-agent search (SPARTA-style): rolls every legal move out over sampled "
+              "deals of its own hand with the blueprint playing on; the blueprint's move "
+              "unless another is clearly better",
 }
-RANDOM, RULES, HAT = range(3)
+RANDOM, RULES, HAT, SEARCH = range(4)
 
 
 @jit
 def policy_action(policy, s, i, r):
-    """Dispatch on a policy id (RANDOM, RULES, HAT)."""
+    """Dispatch on a policy id (RANDOM, RULES, HAT, SEARCH)."""
     if policy == RULES:
         return rule_based(s, i, r)
     if policy == HAT:
         return hat_action(s, i, r)
+    if policy == SEARCH:
+        return search_player(s, i, r)
     return random_legal(s, i, r)
 
 
