@@ -185,3 +185,14 @@ def test_search_beats_its_blueprint():
     diff = searched.to_numpy(float) - base.to_numpy(float)
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
     assert diff.mean() - half > 0, (diff.mean(), half)
+
+
+def test_each_player_module_imports_first():
+    """A player module imported before anything else (its rules' package imports the
+    dispatch, which imports the player modules back)."""
+    import subprocess
+    import sys
+
+    for module in ("hanabi_search", "hanabi_hat", "hanabi_rules_player"):
+        subprocess.run([sys.executable, "-c", f"import vecgames.policies.{module}"],
+                       check=True)

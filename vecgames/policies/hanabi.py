@@ -17,10 +17,11 @@ from numba import prange
 
 from ..core.jit import jit
 from ..games.hanabi.rules import random_legal
-from .hanabi_hat import hat_action
+
+# Modules, not names: each imports the rules, whose package imports this module.
+from . import hanabi_hat, hanabi_search
 from .hanabi_rules_player import known_playable as known_playable  # re-exported
 from .hanabi_rules_player import rule_based
-from .hanabi_search import search_player
 
 POLICIES = ("random", "rules", "hat", "search")
 # One line each on how the built-in players play (``vecgames.players("hanabi")``).
@@ -43,9 +44,9 @@ def policy_action(policy, s, i, r):
     if policy == RULES:
         return rule_based(s, i, r)
     if policy == HAT:
-        return hat_action(s, i, r)
+        return hanabi_hat.hat_action(s, i, r)
     if policy == SEARCH:
-        return search_player(s, i, r)
+        return hanabi_search.search_player(s, i, r)
     return random_legal(s, i, r)
 
 
