@@ -55,7 +55,7 @@ BETA, THETA_BID, KAPPA_BID, THETA_RAISE, KAPPA_RAISE, THETA_CALL, KAPPA_CALL, CO
 NUM_PARAMS = 9
 PARAM_NAMES = ("beta", "theta_bid", "kappa_bid", "theta_raise", "kappa_raise", "theta_call",
                "kappa_call", "continue", "floor")
-PARAMS = np.array([1.0, 0.35, 10.0, 0.4, 10.0, 0.45, 12.0, 0.45, 0.02], np.float64)
+PARAMS = np.array([2.0, 0.5, 3.0, 0.4, 30.0, 0.55, 4.0, 0.6, 0.02], np.float64)
 PARAMS.setflags(write=False)
 
 _NEEDS = MAX_TOTAL_DICE + 2  # need = 0 .. unknown + 1 (clipped)
