@@ -19,9 +19,7 @@ from ..core.jit import jit
 from ..games.hanabi.rules import random_legal
 
 # Modules, not names: each imports the rules, whose package imports this module.
-from . import hanabi_hat, hanabi_search
-from .hanabi_rules_player import known_playable as known_playable  # re-exported
-from .hanabi_rules_player import rule_based
+from . import hanabi_hat, hanabi_rules_player, hanabi_search
 
 POLICIES = ("random", "rules", "hat", "search")
 # One line each on how the built-in players play (``vecgames.players("hanabi")``).
@@ -42,7 +40,7 @@ RANDOM, RULES, HAT, SEARCH = range(4)
 def policy_action(policy, s, i, r):
     """Dispatch on a policy id (RANDOM, RULES, HAT, SEARCH)."""
     if policy == RULES:
-        return rule_based(s, i, r)
+        return hanabi_rules_player.rule_based(s, i, r)
     if policy == HAT:
         return hanabi_hat.hat_action(s, i, r)
     if policy == SEARCH:

@@ -58,7 +58,7 @@ from ..games.hanabi.rules import (
     legal_bits,
     play_legal,
 )
-from .hanabi_rules_player import rule_based
+from . import hanabi_rules_player  # a module: see vecgames.policies.hanabi
 
 DEALS = 8  # sampled worlds in which every legal move is rolled out
 FINALISTS = 2  # moves besides the blueprint's rolled out in more worlds
@@ -72,7 +72,7 @@ _TRIES = 64  # restarts of a world's sampling before the searcher falls back on 
 @jit
 def blueprint_action(blueprint, s, i, r):
     """The move of blueprint player ``blueprint`` (``BLUEPRINT_NAMES``) in env i."""
-    return rule_based(s, i, r)
+    return hanabi_rules_player.rule_based(s, i, r)
 
 
 @jit(alloc=True)
