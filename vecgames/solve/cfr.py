@@ -14,7 +14,9 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
+import numba
 import numpy as np
+from numba import prange
 
 from ..core.jit import jit
 from ..core.validation import check_int, check_number
@@ -23,10 +25,66 @@ from .tree import Tree
 CFR, BEST_RESPONSE, EVALUATE = 0, 1, 2
 
 
+@jit
+def _terminal(matrices, m, s, p, reach_opp, out):
+    """out = p's counterfactual values at a terminal: s x the payoff matrix's row (p = 0) or
+    column (p = 1) of each own type, dotted with the opponent's reach."""
+    ro = reach_opp.shape[0]
+    for r in range(out.shape[0]):
+        acc = 0.0
+        if s != 0.0:  # (0: a round cut by a cap)
+            for o in range(ro):
+                x = matrices[m, r, o] if p == 0 else matrices[m, o, r]
+                acc += x * reach_opp[o]
+        out[r] = s * acc
+
+
+@jit
+def _strategy(table, c0, n, rq, out):
+    """out[a, r] = the strategy at a node whose children are c0 .. c0 + n - 1: regret
+    matching+ on ``table`` (a strategy is its own normalisation), uniform where all are 0."""
+    for r in range(rq):
+        total = 0.0
+        for a in range(n):
+            total += max(table[c0 + a, r], 0.0)
+        for a in range(n):
+            out[a, r] = max(table[c0 + a, r], 0.0) / total if total > 0 else 1.0 / n
+
+
+@jit
+def _combine(mode, mine, n, sig, cv, v):
+    """A node's values from its children's: summed at the opponent's nodes, the strategy's
+    mean (or the best, for a best response) at the player's own."""
+    for r in range(v.shape[0]):
+        acc = 0.0
+        if not mine:
+            for a in range(n):
+                acc += cv[a, r]
+        elif mode == BEST_RESPONSE:
+            acc = cv[0, r]
+            for a in range(1, n):
+                acc = max(acc, cv[a, r])
+        else:
+            for a in range(n):
+                acc += sig[a, r] * cv[a, r]
+        v[r] = acc
+
+
+@jit
+def _update(table, avg, weight, c0, n, sig, cv, v, reach_own):
+    """CFR+ at the player's node: regrets floored at 0, the average gains the weighted
+    reach x strategy."""
+    for a in range(n):
+        for r in range(v.shape[0]):
+            table[c0 + a, r] = max(table[c0 + a, r] + cv[a, r] - v[r], 0.0)
+            avg[c0 + a, r] += weight * reach_own[r] * sig[a, r]
+
+
 @jit(alloc=True)
-def _walk(player, first_child, num_children, payoff, scale, matrices, max_depth, max_children,
-          mode, p, table, avg, weight):
-    """Counterfactual values of player ``p``'s types at the root (summed: ``p``'s value).
+def _subtree(player, first_child, num_children, payoff, scale, matrices, max_depth,
+             max_children, mode, p, table, avg, weight, start, reach_opp0, reach_own0, out):
+    """Counterfactual values of player ``p``'s types at node ``start`` (reached with the
+    given reaches) into ``out``, by a depth-first walk of its subtree.
 
     ``mode`` CFR: ``table`` holds regrets (both players'), updated in place for ``p``, and
     ``avg`` gains ``weight`` x own reach x the current strategy at ``p``'s nodes. BEST_RESPONSE:
@@ -36,57 +94,59 @@ def _walk(player, first_child, num_children, payoff, scale, matrices, max_depth,
     r1 = matrices.shape[2]
     rp = r0 if p == 0 else r1
     ro = r1 if p == 0 else r0
-    rmax = max(r0, r1)
+    sign = 1.0 if p == 0 else -1.0
+    if player[start] < 0:
+        _terminal(matrices, payoff[start], sign * scale[start], p, reach_opp0, out)
+        return
     depth = max_depth + 1
     node = np.zeros(depth, np.int64)
     k = np.zeros(depth, np.int64)
-    reach_opp = np.ones((depth, ro))
-    reach_own = np.ones((depth, rp))
-    sig = np.zeros((depth, max_children, rmax))
+    reach_opp = np.zeros((depth, ro))
+    reach_own = np.zeros((depth, rp))
+    sig = np.zeros((depth, max_children, max(r0, r1)))
     cv = np.zeros((depth, max_children, rp))
+    child_reach = np.zeros(ro)
     v = np.zeros(rp)
-    sign = 1.0 if p == 0 else -1.0
-    d = 0
+    reach_opp[0] = reach_opp0
+    reach_own[0] = reach_own0
+    node[0] = start
     k[0] = -1
+    d = 0
     while True:
         h = node[d]
         q = player[h]
-        if k[d] < 0:  # entering h
+        n = num_children[h]
+        c0 = first_child[h]
+        if k[d] < 0:  # entering decision node h
             live = mode == CFR
             for o in range(ro):
                 if reach_opp[d, o] != 0.0:
                     live = True
-            if q < 0 or not live:  # a terminal, or a subtree the opponent never reaches
+            if not live:  # a subtree the opponent never reaches: worth 0
                 for r in range(rp):
                     v[r] = 0.0
-                if q < 0 and live and scale[h] != 0.0:  # (0: a round cut by a cap)
-                    s = sign * scale[h]
-                    m = payoff[h]
-                    for r in range(rp):
-                        acc = 0.0
-                        for o in range(ro):
-                            x = matrices[m, r, o] if p == 0 else matrices[m, o, r]
-                            acc += x * reach_opp[d, o]
-                        v[r] = s * acc
                 if d == 0:
-                    return v.copy()
+                    for r in range(rp):
+                        out[r] = 0.0
+                    return
                 d -= 1
-                a = k[d] - 1
                 for r in range(rp):
-                    cv[d, a, r] = v[r]
+                    cv[d, k[d] - 1, r] = v[r]
                 continue
-            n = num_children[h]
-            c0 = first_child[h]
             if not (mode == BEST_RESPONSE and q == p):
-                rq = r0 if q == 0 else r1
-                for r in range(rq):
-                    total = 0.0
-                    for a in range(n):
-                        total += max(table[c0 + a, r], 0.0)
-                    for a in range(n):
-                        sig[d, a, r] = max(table[c0 + a, r], 0.0) / total if total > 0 else 1.0 / n
+                _strategy(table, c0, n, r0 if q == 0 else r1, sig[d])
             k[d] = 0
-        if k[d] < num_children[h]:
+        while k[d] < n and player[c0 + k[d]] < 0:  # terminal children, in place
+            a = k[d]
+            c = c0 + a
+            if q == p:
+                _terminal(matrices, payoff[c], sign * scale[c], p, reach_opp[d], cv[d, a])
+            else:
+                for o in range(ro):
+                    child_reach[o] = reach_opp[d, o] * sig[d, a, o]
+                _terminal(matrices, payoff[c], sign * scale[c], p, child_reach, cv[d, a])
+            k[d] += 1
+        if k[d] < n:  # the next decision child
             a = k[d]
             k[d] += 1
             if q == p:
@@ -99,37 +159,103 @@ def _walk(player, first_child, num_children, payoff, scale, matrices, max_depth,
                     reach_opp[d + 1, o] = reach_opp[d, o] * sig[d, a, o]
                 for r in range(rp):
                     reach_own[d + 1, r] = reach_own[d, r]
-            node[d + 1] = first_child[h] + a
+            node[d + 1] = c0 + a
             k[d + 1] = -1
             d += 1
             continue
         # every child is done: the node's value, and CFR+'s update at p's nodes
+        _combine(mode, q == p, n, sig[d], cv[d], v)
+        if mode == CFR and q == p:
+            _update(table, avg, weight, c0, n, sig[d], cv[d], v, reach_own[d])
+        if d == 0:
+            for r in range(rp):
+                out[r] = v[r]
+            return
+        d -= 1
+        for r in range(rp):
+            cv[d, k[d] - 1, r] = v[r]
+
+
+@jit(alloc=True, parallel=True)
+def _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth,
+           max_children, mode, p, table, avg, weight, top_end, item_end, order, threads):
+    """One walk of the whole tree for player ``p``: the nodes above the split level (the
+    first ``top_end``, breadth-first) serially, the subtrees below it (roots
+    ``top_end .. item_end - 1``, in ``order``, largest first) spread over ``threads``
+    round-robin. Each subtree is computed alone and the results are combined in a fixed
+    order, so the values do not depend on the threads. Returns p's values at the root."""
+    r0 = matrices.shape[1]
+    r1 = matrices.shape[2]
+    rp = r0 if p == 0 else r1
+    ro = r1 if p == 0 else r0
+    sign = 1.0 if p == 0 else -1.0
+    reach_opp = np.ones((item_end, ro))
+    reach_own = np.ones((item_end, rp))
+    values = np.zeros((item_end, rp))
+    sig = np.zeros((top_end, max_children, max(r0, r1)))
+    for h in range(top_end):  # forward: the reaches of every node down to the split
+        q = player[h]
+        if q < 0:
+            continue
         n = num_children[h]
         c0 = first_child[h]
-        for r in range(rp):
-            acc = 0.0
-            if q != p:
-                for a in range(n):
-                    acc += cv[d, a, r]
-            elif mode == BEST_RESPONSE:
-                acc = cv[d, 0, r]
-                for a in range(1, n):
-                    acc = max(acc, cv[d, a, r])
-            else:
-                for a in range(n):
-                    acc += sig[d, a, r] * cv[d, a, r]
-            v[r] = acc
+        if not (mode == BEST_RESPONSE and q == p):
+            _strategy(table, c0, n, r0 if q == 0 else r1, sig[h])
+        for a in range(n):
+            c = c0 + a
+            for o in range(ro):
+                reach_opp[c, o] = reach_opp[h, o] * (sig[h, a, o] if q != p else 1.0)
+            for r in range(rp):
+                reach_own[c, r] = reach_own[h, r] * (sig[h, a, r] if q == p else 1.0)
+    for j in prange(threads):  # the subtrees
+        for i in range(j, order.shape[0], threads):
+            c = order[i]
+            _subtree(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                     max_children, mode, p, table, avg, weight, c, reach_opp[c], reach_own[c],
+                     values[c])
+    for h in range(top_end - 1, -1, -1):  # backward: the nodes above the split
+        q = player[h]
+        if q < 0:
+            _terminal(matrices, payoff[h], sign * scale[h], p, reach_opp[h], values[h])
+            continue
+        n = num_children[h]
+        c0 = first_child[h]
+        cv = values[c0:c0 + n]
+        _combine(mode, q == p, n, sig[h], cv, values[h])
         if mode == CFR and q == p:
-            for a in range(n):
-                for r in range(rp):
-                    table[c0 + a, r] = max(table[c0 + a, r] + cv[d, a, r] - v[r], 0.0)
-                    avg[c0 + a, r] += weight * reach_own[d, r] * sig[d, a, r]
-        if d == 0:
-            return v.copy()
-        d -= 1
-        a = k[d] - 1
-        for r in range(rp):
-            cv[d, a, r] = v[r]
+            _update(table, avg, weight, c0, n, sig[h], cv, values[h], reach_own[h])
+    return values[0].copy()
+
+
+@jit
+def _subtree_sizes(first_child, num_children, out):
+    for h in range(out.shape[0] - 1, -1, -1):
+        out[h] = 1
+        for c in range(first_child[h], first_child[h] + num_children[h]):
+            out[h] += out[c]
+
+
+class Split(NamedTuple):
+    """Where a walk goes parallel: nodes before ``top_end`` serial, subtrees rooted at
+    ``top_end .. item_end - 1`` handed out largest first (``order``)."""
+
+    top_end: int
+    item_end: int
+    order: np.ndarray
+
+
+def _split(tree: Tree) -> Split:
+    """The split two levels below the root (in Liar's Dice: the answers to the first bid).
+    Breadth-first, the nodes above it are a prefix and the level's nodes follow."""
+    level = min(2, tree.max_depth)
+    top_end = 1 if level == 1 else int(tree.first_child[0] + tree.num_children[0])
+    item_end = top_end
+    for h in range(top_end):
+        item_end = max(item_end, int(tree.first_child[h] + tree.num_children[h]))
+    sizes = np.zeros(tree.num_nodes, np.int64)
+    _subtree_sizes(tree.first_child, tree.num_children, sizes)
+    items = np.arange(top_end, item_end)
+    return Split(top_end, item_end, items[np.argsort(-sizes[items], kind="stable")])
 
 
 @jit
@@ -152,8 +278,10 @@ def _normalize(player, first_child, num_children, r0, r1, weights, out):
 
 def _run(tree: Tree, mode: int, p: int, table: np.ndarray, avg: np.ndarray,
          weight: float = 0.0) -> np.ndarray:
-    return _walk(tree.player, tree.first_child, tree.num_children, tree.payoff, tree.scale,
-                 tree.matrices, tree.max_depth, tree.max_children, mode, p, table, avg, weight)
+    split = _split(tree)
+    return _sweep(tree.player, tree.first_child, tree.num_children, tree.payoff, tree.scale,
+                  tree.matrices, tree.max_depth, tree.max_children, mode, p, table, avg, weight,
+                  split.top_end, split.item_end, split.order, numba.get_num_threads())
 
 
 def edge_shape(tree: Tree) -> tuple[int, int]:
