@@ -19,9 +19,9 @@ from ..core.jit import jit
 from ..games.hanabi.rules import random_legal
 
 # Modules, not names: each imports the rules, whose package imports this module.
-from . import hanabi_hat, hanabi_rules_player, hanabi_search
+from . import hanabi_conventions, hanabi_hat, hanabi_rules_player, hanabi_search
 
-POLICIES = ("random", "rules", "hat", "search")
+POLICIES = ("random", "rules", "hat", "search", "conventions")
 # One line each on how the built-in players play (``vecgames.players("hanabi")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions",
@@ -32,19 +32,23 @@ DESCRIPTIONS: dict[str, str] = {
     "search": "single-agent search (SPARTA-style): rolls every legal move out over sampled "
               "deals of its own hand with the blueprint playing on; the blueprint's move "
               "unless another is clearly better",
+    "conventions": "convention player (2 players): play clues on the newest new card, saves "
+                   "of critical cards on the chop, card counting; discards its chop",
 }
-RANDOM, RULES, HAT, SEARCH = range(4)
+RANDOM, RULES, HAT, SEARCH, CONVENTIONS = range(5)
 
 
 @jit
 def policy_action(policy, s, i, r):
-    """Dispatch on a policy id (RANDOM, RULES, HAT, SEARCH)."""
+    """Dispatch on a policy id (RANDOM, RULES, HAT, SEARCH, CONVENTIONS)."""
     if policy == RULES:
         return hanabi_rules_player.rule_based(s, i, r)
     if policy == HAT:
         return hanabi_hat.hat_action(s, i, r)
     if policy == SEARCH:
         return hanabi_search.search_player(s, i, r)
+    if policy == CONVENTIONS:
+        return hanabi_conventions.conventions(s, i, r)
     return random_legal(s, i, r)
 
 

@@ -48,8 +48,9 @@ NEG = -1e9
 
 # Tunables (docs: "Players and results"): weights of a clue's effects and thresholds.
 (P_PLAY, P_INFO, P_TRASH, P_SAVE, P_KTRASH, P_CLUE_MIN, P_STALL_MIN, P_GAMBLE, P_RICH,
- P_RICH_MIN) = range(10)
-DEFAULT_PARAMS = np.array([10.0, 1.0, 3.0, 30.0, 0.5, 9.0, -100.0, 0.0, 4.0, 0.5])
+ P_RICH_MIN, P_END_DECK, P_END_MIN, P_RISK, P_RISK_LIVES) = range(14)
+DEFAULT_PARAMS = np.array([10.0, 0.5, 3.0, 12.0, 0.5, 4.0, -100.0, 0.0, 4.0, 0.5, 2.0, 0.0,
+                           2.0, 2.0])
 
 
 def _know_types() -> np.ndarray:
@@ -334,11 +335,14 @@ def decide(s, i, r, prm):
         return _give(memo_q, r, bc, bv, bf, bm, bn)
     if play_slot >= 0:
         return r.hand_size + play_slot
-    if sc >= prm[P_CLUE_MIN] or (info >= prm[P_RICH] and sc >= prm[P_RICH_MIN]):
+    if (sc >= prm[P_CLUE_MIN] or (info >= prm[P_RICH] and sc >= prm[P_RICH_MIN])
+            or (DECK_SIZE - t[DEALT] <= prm[P_END_DECK] and sc >= prm[P_END_MIN])):
         return _give(memo_q, r, bc, bv, bf, bm, bn)
-    # Last turn of the game (the deck is out): a possible play risks a life, not the game.
-    if t[DEALT] == DECK_SIZE and t[FINAL] > 0 and lives > 1:
-        best_p = prm[P_GAMBLE]
+    # Last turn of the game (the deck is out): a possible play risks a life, not the game;
+    # earlier, a likely play with lives to spare.
+    last = t[DEALT] == DECK_SIZE and t[FINAL] > 0
+    if (last and lives > 1) or lives >= prm[P_RISK_LIVES]:
+        best_p = prm[P_GAMBLE] if last else prm[P_RISK]
         slot = -1
         for k in range(nh):
             sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
