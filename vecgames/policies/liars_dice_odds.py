@@ -19,15 +19,19 @@ bid last). The model, per decision:
 4. **Odds.** P(bid holds) = sum over hands of posterior x the odds module's exact tail for the
    remaining unknown dice (heads-up: 0 unknown, so the bid holds or not). With no evidence it
    equals the odds module's Binomial tail exactly.
-5. **Decision.** Heads-up, a bid b is worth, over the posterior, ``C_h(b) * [b holds] + (1 -
-   C_h(b)) * V``: o challenges it with probability ``C_h = sigmoid(kappa_c * (theta_c - P_h(b)))``
-   (P_h(b): o's own odds of b), and a raise instead is worth V to us. With 3+ players a bid is
-   worth its P(holds). Challenging is worth 1 - P(last bid holds). It takes the best (ties: the
-   lowest bid, 飞 first; challenging on a tie); it is deterministic.
+5. **Decision.** A bid b is worth its chance of not losing the round: the next player
+   challenges it with probability ``C = sigmoid(kappa_c * (theta_c - P_n(b)))``, P_n(b) being
+   that player's own exact odds of b (then b holding decides), and otherwise raises, which is
+   worth V. Heads-up (and at a round's first bid) the next player is the modelled seat, so C
+   and [b holds] are taken jointly over its posterior hands; with 3+ players its matches are
+   Binomial among the unknown dice. Challenging is worth 1 - P(last bid holds). It takes the
+   best (ties: the lowest bid, 飞 first; challenging on a tie); it is deterministic.
 
-``PARAMS`` holds the shipped parameters (tuned in the arena against ``heuristic`` and a DQN,
-docs/liars_dice.md). ``decide(s, i, r, params)`` takes any parameter vector (for tuning and
-tests); ``bid_odds(s, i, r, params, out)`` writes P(holds) of every bid.
+``PARAMS`` holds the shipped parameters: a coordinate search over duplicate-deal matches
+against ``heuristic`` (heads-up, 30,000 deals per point), checked against two DQN
+checkpoints in the arena (docs/liars_dice.md). ``decide(s, i, r, params)`` takes any
+parameter vector (for tuning and tests); ``bid_odds(s, i, r, params, out)`` writes P(holds)
+of every bid.
 """
 
 from __future__ import annotations
@@ -55,7 +59,11 @@ BETA, THETA_BID, KAPPA_BID, THETA_RAISE, KAPPA_RAISE, THETA_CALL, KAPPA_CALL, CO
 NUM_PARAMS = 9
 PARAM_NAMES = ("beta", "theta_bid", "kappa_bid", "theta_raise", "kappa_raise", "theta_call",
                "kappa_call", "continue", "floor")
-PARAMS = np.array([2.0, 0.5, 3.0, 0.4, 30.0, 0.55, 4.0, 0.6, 0.02], np.float64)
+# beta 2: bids name held faces strongly; theta_b 0.5 / kappa_b 3: a soft belief in the count;
+# theta_r 0.5 / kappa_r 30: a bid let pass held with P >= 0.5 for o (the heuristic's rule,
+# nearly hard); theta_c 0.55 / kappa_c 4: challenges are a smooth function of the odds; V 0.8:
+# a raise by o mostly ends in o's loss; floor 0.02: no hand is ruled out by one bid.
+PARAMS = np.array([2.0, 0.5, 3.0, 0.5, 30.0, 0.55, 4.0, 0.8, 0.02], np.float64)
 PARAMS.setflags(write=False)
 
 _NEEDS = MAX_TOTAL_DICE + 2  # need = 0 .. unknown + 1 (clipped)
@@ -248,20 +256,24 @@ def decide(s, i, r, prm):
     t = s.table[i]
     d = r.dice
     total = r.total_dice
-    seen = total - d  # dice the next player cannot see (heads-up: ours)
+    seen = total - d  # dice the next player cannot see
     dist = stack_array(_DIST, np.float64)
     own = stack_array(COLUMNS, np.int64)
     _own_columns(t[DICE + t[PLAYER]], own)
     _posterior(t, r, prm, dist)
     unknown = total - 2 * d
-    heads_up = r.num_players == 2
-    # o's chance of challenging our bid, by its need (count - its matches, clipped)
-    call = stack_array(_BY_NEED, np.float64)
-    if heads_up:
-        for mode in (FEI, ZHAI):
-            for need in range(seen + 2):
-                call[mode * _NEEDS + need] = 1.0 / (1.0 + np.exp(
-                    -prm[KAPPA_CALL] * (prm[THETA_CALL] - TAIL[mode, seen, need])))
+    # The next player is the modelled seat heads-up, or before any bid (its posterior is then
+    # the prior); otherwise its dice are among the unknown ones: their matches k weigh
+    # Binomial(d, p) (``pmf``), and the rest of the unknown dice stay Binomial.
+    modelled = r.num_players == 2 or t[BIDS] == 0
+    call = stack_array(_BY_NEED, np.float64)  # its chance of challenging, by its need
+    pmf = stack_array(_BY_NEED, np.float64)
+    for mode in (FEI, ZHAI):
+        for need in range(seen + 2):
+            call[mode * _NEEDS + need] = 1.0 / (1.0 + np.exp(
+                -prm[KAPPA_CALL] * (prm[THETA_CALL] - TAIL[mode, seen, need])))
+        for k in range(d + 1):
+            pmf[mode * _NEEDS + k] = TAIL[mode, d, k] - TAIL[mode, d, k + 1]
     v = prm[CONTINUE]
     last = t[LAST]
     fei_start = r.bids[last, 0]
@@ -273,12 +285,12 @@ def decide(s, i, r, prm):
         if index == fei_end:
             break
         if not (r.forbid_repeat and bid_made(t, index)):
-            value = _bid_value(dist, own, index, d, unknown, total, heads_up, call, v)
+            value = _bid_value(dist, own, index, d, unknown, total, modelled, call, pmf, v)
             if value > best:
                 best, action = value, index + 1
     for index in range(zhai_start, r.num_actions - 1):
         if not (r.forbid_repeat and bid_made(t, index)):
-            value = _bid_value(dist, own, index, d, unknown, total, heads_up, call, v)
+            value = _bid_value(dist, own, index, d, unknown, total, modelled, call, pmf, v)
             if value > best:
                 best, action = value, index + 1
     if t[BIDS] > 0 and 1.0 - _holds(dist, own, last - 1, d, unknown, total) >= best:
@@ -287,9 +299,9 @@ def decide(s, i, r, prm):
 
 
 @jit
-def _bid_value(dist, own, index, d, unknown, total, heads_up, call, v):
-    if not heads_up:
-        return _holds(dist, own, index, d, unknown, total)
+def _bid_value(dist, own, index, d, unknown, total, modelled, call, pmf, v):
+    """Chance of not losing the round by bid ``index``: the next player challenges it with
+    ``call`` by its need (then the bid decides), or raises (worth v)."""
     col = _column(index, total)
     mode = FEI if col < FEI_FACES else ZHAI
     count = _count(index, total)
@@ -298,10 +310,18 @@ def _bid_value(dist, own, index, d, unknown, total, heads_up, call, v):
     value = 0.0
     for m in range(d + 1):
         p = dist[col * _MS + m]
-        if p > 0.0:
+        if p == 0.0:
+            continue
+        if modelled:  # m is the next player's matches
             holds = TAIL[mode, unknown, _clip(need - m, unknown)]
             c = call[mode * _NEEDS + _clip(count - m, seen)]
             value += p * (c * holds + (1.0 - c) * v)
+        else:  # m is the last bidder's; the next player's k among the unknown dice
+            rest = unknown - d
+            for k in range(d + 1):
+                holds = TAIL[mode, rest, _clip(need - m - k, rest)]
+                c = call[mode * _NEEDS + _clip(count - k, seen)]
+                value += p * pmf[mode * _NEEDS + k] * (c * holds + (1.0 - c) * v)
     return value
 
 
