@@ -278,3 +278,21 @@ def test_variant_validation():
         make_variant(variant="classic")
     with pytest.raises(ValueError, match="max_nodes"):
         build_tree(dice=1, max_nodes=100)
+
+
+def test_benchmark_script_runs_on_tiny_variants(tmp_path):
+    import json
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.bench_liars_dice_solver import main
+
+    rows = main(["--quick", "--json", str(tmp_path / "rows.json")])
+    assert [r["variant"] for r in rows] == ["1v1 fei, first>1", "1v1 zhai/fei, 2 steps"]
+    assert all(r["exploitability"] < 1e-3 for r in rows)
+    assert json.loads((tmp_path / "rows.json").read_text())[0]["decision_nodes"] == 2**5
+    for r in rows:
+        for p in r["players"]:  # a player's exploitability is the mean of the BR gains
+            assert p["exploitability"] == pytest.approx(
+                (p["br_gain_seat0"] + p["br_gain_seat1"]) / 2, abs=1e-12)

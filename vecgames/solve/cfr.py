@@ -19,7 +19,7 @@ import numpy as np
 from numba import prange
 
 from ..core.jit import jit
-from ..core.validation import check_int, check_number
+from ..core.validation import check_choice, check_int, check_number
 from .tree import Tree
 
 CFR, BEST_RESPONSE, EVALUATE = 0, 1, 2
@@ -72,12 +72,16 @@ def _combine(mode, mine, n, sig, cv, v):
 
 @jit
 def _update(table, avg, weight, c0, n, sig, cv, v, reach_own):
-    """CFR+ at the player's node: regrets floored at 0, the average gains the weighted
-    reach x strategy."""
+    """The update at the player's node. ``weight`` = (discount of positive regrets, of
+    negative ones, of the average, the weight of this iteration's reach x strategy in the
+    average, 1 to floor regrets at 0): CFR+ is (1, 1, 1, t, 1), DCFR discounts."""
+    pos, neg, keep, w, floor = weight[0], weight[1], weight[2], weight[3], weight[4] > 0
     for a in range(n):
         for r in range(v.shape[0]):
-            table[c0 + a, r] = max(table[c0 + a, r] + cv[a, r] - v[r], 0.0)
-            avg[c0 + a, r] += weight * reach_own[r] * sig[a, r]
+            x = table[c0 + a, r]
+            x = x * (pos if x > 0 else neg) + cv[a, r] - v[r]
+            table[c0 + a, r] = max(x, 0.0) if floor else x
+            avg[c0 + a, r] = avg[c0 + a, r] * keep + w * reach_own[r] * sig[a, r]
 
 
 @jit(alloc=True)
@@ -277,7 +281,8 @@ def _normalize(player, first_child, num_children, r0, r1, weights, out):
 
 
 def _run(tree: Tree, mode: int, p: int, table: np.ndarray, avg: np.ndarray,
-         weight: float = 0.0) -> np.ndarray:
+         weight: np.ndarray | None = None) -> np.ndarray:
+    weight = np.zeros(5) if weight is None else weight
     split = _split(tree)
     return _sweep(tree.player, tree.first_child, tree.num_children, tree.payoff, tree.scale,
                   tree.matrices, tree.max_depth, tree.max_children, mode, p, table, avg, weight,
@@ -310,6 +315,14 @@ def _check_strategy(tree: Tree, strategy: np.ndarray, name: str = "strategy") ->
     return np.ascontiguousarray(strategy, np.float64)
 
 
+def profile(tree: Tree, seat0: np.ndarray, seat1: np.ndarray) -> np.ndarray:
+    """One strategy array playing ``seat0``'s rows at seat 0's nodes and ``seat1``'s at seat
+    1's (e.g. a player against the equilibrium)."""
+    a, b = _check_strategy(tree, seat0, "seat0"), _check_strategy(tree, seat1, "seat1")
+    owner = np.where(tree.parent >= 0, tree.player[np.maximum(tree.parent, 0)], 0)
+    return np.where((owner == 0)[:, None], a, b)
+
+
 def best_response_value(tree: Tree, strategy: np.ndarray, player: int) -> float:
     """``player``'s value when it best-responds to ``strategy`` (the other seat's part of it
     is used), by an exact walk of the whole tree."""
@@ -339,14 +352,28 @@ class Solution(NamedTuple):
     trace: list[tuple[int, float]]  # (iterations, exploitability) at each check
 
 
+METHODS = ("cfr+", "dcfr")
+
+
+def _weights(method: str, t: int) -> np.ndarray:
+    """``_update``'s weights at iteration t (1-based): CFR+ (regrets floored at 0, average
+    weighted by t) or DCFR with alpha 1.5, beta 0, gamma 2 (Brown & Sandholm 2019: the sums
+    so far discounted by (t-1)^a / ((t-1)^a + 1), 1/2 and ((t-1)/t)^2)."""
+    if method == "cfr+":
+        return np.array([1.0, 1.0, 1.0, float(t), 1.0])
+    s = float(t - 1)
+    return np.array([s**1.5 / (s**1.5 + 1), 0.5, (s / t) ** 2, 1.0, 0.0])
+
+
 def solve(tree: Tree, iterations: int = 1000, target: float | None = None,
-          check_every: int = 100,
+          check_every: int = 100, method: str = "cfr+",
           progress: Callable[[int, float], None] | None = None) -> Solution:
-    """CFR+ (alternating updates, average weighted by iteration) for up to ``iterations``
-    iterations, stopping early once the exploitability, measured every ``check_every``
-    iterations, is below ``target``."""
+    """CFR+ (alternating updates, average weighted by iteration; ``method="dcfr"``:
+    Discounted CFR) for up to ``iterations`` iterations, stopping early once the
+    exploitability, measured every ``check_every`` iterations, is below ``target``."""
     iterations = check_int(iterations, "iterations", 1)
     check_every = check_int(check_every, "check_every", 1)
+    method = check_choice(method, "method", METHODS)
     goal = -1.0 if target is None else check_number(target, "target", 0.0)
     regret = np.zeros(edge_shape(tree))
     avg = np.zeros(edge_shape(tree))
@@ -356,7 +383,7 @@ def solve(tree: Tree, iterations: int = 1000, target: float | None = None,
     while t < iterations:
         t += 1
         for p in (0, 1):
-            _run(tree, CFR, p, regret, avg, float(t))
+            _run(tree, CFR, p, regret, avg, _weights(method, t))
         if t % check_every == 0 or t == iterations:
             strategy = normalize(tree, avg)
             expl = exploitability(tree, strategy)
