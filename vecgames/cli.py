@@ -187,7 +187,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--policy",
                    help="player name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic, percentile; holdem: random, "
-                        "call, raise, check, strength, raise-uniform; liars_dice: random, "
+                        "call, raise, check, strength, raise-uniform, equity; liars_dice: random, "
                         "heuristic; "
                         "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed), "
                         "or a trainer's checkpoint path (.pt: plays through env.step). "
