@@ -43,7 +43,7 @@ GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
 POLICIES = {"zhajinhua": ("random", "uniform", "heuristic", "percentile"),
             "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform"),
-            "liars_dice": ("random", "heuristic"),
+            "liars_dice": ("random", "heuristic", "odds"),
             "hanabi": ("random", "rules"),
             "dayaoguai": ("random", "weakest", "pickup", "shed")}
 
