@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 
+import numba
 import numpy as np
 import pytest
 
@@ -47,6 +48,12 @@ def test_solve_stops_at_target_and_is_deterministic():
     assert a.exploitability < 1e-2 and a.iterations < 5000
     assert a.iterations == b.iterations and a.value == b.value
     np.testing.assert_array_equal(a.strategy, b.strategy)
+    numba.set_num_threads(1)  # the subtrees go to one thread instead of two: same sums
+    try:
+        c = solve(tree, 5000, target=1e-2, check_every=20)
+    finally:
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    np.testing.assert_array_equal(a.strategy, c.strategy)
 
 
 # -- a tiny Liar's Dice solved by hand -----------------------------------------------------
