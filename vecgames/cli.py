@@ -188,8 +188,8 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                    help="player name for every seat, or a comma list with one per seat "
                         "(zhajinhua: random, uniform, heuristic, percentile; holdem: random, "
                         "call, raise, check, strength, raise-uniform, equity; liars_dice: random, "
-                        "heuristic; "
-                        "hanabi: random, rules; dayaoguai: random, weakest, pickup, shed), "
+                        "heuristic, odds; hanabi: random, rules, hat, search, conventions; "
+                        "dayaoguai: random, weakest, pickup, shed, plan), "
                         "or a trainer's checkpoint path (.pt: plays through env.step). "
                         "Default: the game's default player (`vecgames list`)")
     p.add_argument("--seed", type=int, default=0)
