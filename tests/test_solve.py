@@ -283,6 +283,12 @@ def test_variant_validation():
         make_variant(dice=(1, 1, 1))
     with pytest.raises(ValueError, match="variant"):
         make_variant(variant="classic")
+    with pytest.raises(ValueError, match="max_round_steps"):
+        make_variant(variant="zhai_fei", forbid_repeat_bids=False)
+    # without the no-repeat rule a capped 斋/飞 round may repeat bids: more histories
+    repeat = tree_size(make_variant(variant="zhai_fei", forbid_repeat_bids=False,
+                                    max_round_steps=5))  # (a cycle takes 3 bids)
+    assert repeat[0] > tree_size(make_variant(variant="zhai_fei", max_round_steps=5))[0]
     with pytest.raises(ValueError, match="max_nodes"):
         build_tree(dice=1, max_nodes=100)
 

@@ -75,7 +75,7 @@ def make_variant(dice: Sequence[int] | int = 1, variant: str = "basic", min_firs
     total = pair[0] + pair[1]
     if (FEI_FACES + ZHAI_FACES) * total > MAX_BIDS:
         raise ValueError(f"at most {MAX_BIDS} bids (5 dice in all), got {total} dice")
-    return Variant(
+    v = Variant(
         dice=pair,
         variant=check_choice(variant, "variant", VARIANTS),
         min_first_count=check_int(min_first_count, "min_first_count", 1, total),
@@ -83,6 +83,10 @@ def make_variant(dice: Sequence[int] | int = 1, variant: str = "basic", min_firs
         max_round_steps=check_int(max_round_steps, "max_round_steps", 0, 2**31 - 1),
         opener=check_int(opener, "opener", 0, 1),
     )
+    if v.variant == "zhai_fei" and not v.forbid_repeat_bids and not 1 <= v.max_round_steps <= 60:
+        raise ValueError("zhai_fei without forbid_repeat_bids has endless rounds (the cross-mode "
+                         "bids form cycles): give max_round_steps in [1, 60]")
+    return v
 
 
 def rolls(dice: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
@@ -148,7 +152,7 @@ def _legal(table, last, made, num_bids, forbid, out):
 @jit(alloc=True)
 def _count(table, num_bids, forbid, cap):
     """Decision nodes and terminals of the public tree, by a depth-first walk."""
-    size = num_bids + 2
+    size = max(num_bids, cap) + 2  # the deepest round: every bid, or the cap
     last = np.zeros(size, np.int64)
     made = np.zeros(size, np.int64)
     legal = np.zeros((size, num_bids), np.int64)
