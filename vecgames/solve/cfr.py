@@ -1,11 +1,13 @@
 """CFR+ over a whole public tree (``tree.py``), exact best responses and exploitability.
 
-One depth-first walk (``_walk``) does the three jobs, with every type of both players at once
-(vector form): CFR+ for one player (alternating updates, regret matching+, the average
-strategy weighted by the iteration), a best response for one player against a fixed strategy,
-and the value of a strategy profile. Counterfactual values at an information set (node, type)
-are the opponent's reach times chance times payoff, summed over the opponent's types.
-Everything is serial and in a fixed order, so a solve is deterministic.
+One walk of the tree (``_sweep``, depth-first below the split in ``_subtree``) does the three
+jobs, with every type of both players at once (vector form): CFR+ for one player (alternating
+updates, regret matching+, the average strategy weighted by the iteration; or DCFR), a best
+response for one player against a fixed strategy, and the value of a strategy profile.
+Counterfactual values at an information set (node, type) are the opponent's reach times
+chance times payoff, summed over the opponent's types. The subtrees below the split are
+independent and their results are combined in a fixed order, so a solve gives the same bits
+at any thread count.
 """
 
 from __future__ import annotations
