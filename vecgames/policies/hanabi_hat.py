@@ -158,16 +158,15 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
     ``qm[:answers]`` holds card ``qi[0]``"."""
     know_playable = False
     know_dead = False
-    for k in range(n):
-        x = hs[base + k]
-        know_playable |= (x & ~playable) == 0
-        know_dead |= (x & ~dead) == 0
     pp = _stack_array(5, np.float64)
     pd = _stack_array(5, np.float64)
     live = 0  # cards worth asking about: not surely dead, not determined
     for k in range(n):
         x = hs[base + k]
-        if (x & ~dead) != 0 and not _determined(x):
+        alive = x & ~dead
+        know_playable |= (x & ~playable) == 0
+        know_dead |= alive == 0
+        if alive != 0 and (x & (x - 1)) != 0:
             w = _weight(x, g2, g3)
             pp[k] = _weight(x & playable, g2, g3) / w
             pd[k] = _weight(x & dead, g2, g3) / w
@@ -378,23 +377,25 @@ def _focus(hs, base, n, dead):
 
 @jit
 def _goodness(hs, base, n, t, q, is_color, value, dead, g2, g3):
-    """How much a hint narrows the target's public sets (hanabi.rs's hint goodness)."""
-    g = 1.0
+    """How much a hint narrows the target's public sets (hanabi.rs's hint goodness: the
+    product over the cards of old weight / new weight, doubled for a card the hint makes
+    determined or surely dead), as (numerator, denominator)."""
+    num = 1.0
+    den = 1.0
+    mask = COLOR_SET[value] if is_color else RANK_SET[value]
     for k in range(n):
         x = hs[base + k]
         if (x & ~dead) == 0 or _determined(x):
             continue
         c = card_at(t, q, k)
-        if is_color:
-            mask = COLOR_SET[value]
-            hit = c // 5 == value
-        else:
-            mask = RANK_SET[value]
-            hit = c % 5 == value
+        hit = (c // 5 if is_color else c % 5) == value
         y = x & mask if hit else x & ~mask
+        if y == x:
+            continue
         bonus = 2.0 if _determined(y) or (y & ~dead) == 0 else 1.0
-        g *= bonus * _weight(x, g2, g3) / _weight(y, g2, g3)
-    return g
+        num *= bonus * _weight(x, g2, g3)
+        den *= _weight(y, g2, g3)
+    return num, den
 
 
 @jit
@@ -423,28 +424,33 @@ def _hint(s, i, r, t, p, sets, post, ncards, playable, dead, g2, g3, qi, qm):
         k += 1
     q = (p + k) % n
     fc = card_at(t, q, focus[k])
-    best_a = -1
-    best_g = -1.0
-    for slot in range(-1, ncards[q]):  # -1: the focus card itself
-        c = fc if slot < 0 else card_at(t, q, slot)
-        for is_color in (False, True):
-            v = c // 5 if is_color else c % 5
-            same = v == (fc // 5 if is_color else fc % 5)
-            if slot < 0:
-                ok = kind == (1 if is_color else 0)
-            elif readings[k] == 3:
-                ok = kind == 2 and not same
-            else:
-                ok = not same and kind == (3 if is_color else 2)
-            if ok:
-                g = _goodness(post, 5 * q, ncards[q], t, q, is_color, v, dead, g2, g3)
-                if g > best_g:
-                    best_g = g
+    if kind < 2:  # the focus card's rank or colour
+        best_a = (r.rank_hints + fc % 5 if kind == 0 else r.color_hints + fc // 5) + 5 * (k - 1)
+    else:  # a hint missing the focus card: the one that narrows the hand most
+        options = 0  # candidate hints, bits 0-4 colours, 5-9 ranks
+        for slot in range(ncards[q]):
+            c = card_at(t, q, slot)
+            if c // 5 != fc // 5 and (readings[k] == 3 or kind == 3):
+                options |= 1 << (c // 5)
+            if c % 5 != fc % 5 and (readings[k] == 3 or kind == 2):
+                options |= 1 << (5 + c % 5)
+        best_a = r.rank_hints + 5 * (k - 1) + fc % 5  # (none: 3 equal cards, misread)
+        if options & (options - 1):
+            best_num = -1.0
+            best_den = 1.0
+            while options:
+                b = lowest_bit(options)
+                options &= options - 1
+                is_color = b < 5
+                v = b % 5
+                num, den = _goodness(post, 5 * q, ncards[q], t, q, is_color, v, dead, g2, g3)
+                if num * best_den > best_num * den:
+                    best_num = num
+                    best_den = den
                     best_a = (r.color_hints if is_color else r.rank_hints) + 5 * (k - 1) + v
-        if slot < 0 and best_a >= 0:
-            break
-    if best_a < 0:  # every card of the focus card's type: no hint misses it (3 equal cards)
-        best_a = r.rank_hints + 5 * (k - 1) + fc % 5
+        elif options:
+            b = lowest_bit(options)
+            best_a = (r.color_hints + b if b < 5 else r.rank_hints + b - 5) + 5 * (k - 1)
     # how every player reads the hint given (the sum unless it could not be given)
     is_color = best_a < r.rank_hints
     v = (best_a - (r.color_hints if is_color else r.rank_hints)) % 5
@@ -506,71 +512,60 @@ def hat_action(s, i, r):
     t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
-    # the board: copies left, playable / dead / dispensable types
-    g1 = g2 = g3 = np.int64(0)
+    seen = _stack_array(25, np.int64)  # copies of each type in the other hands
+    for ty in range(25):
+        seen[ty] = 0
+    for q in range(n):
+        if q != p:
+            for k in range(h):
+                c = card_at(t, q, k)
+                if c >= 0:
+                    seen[c] += 1
+    # the board: copies left (publicly; and less those seen, privately), playable / dead /
+    # dispensable types
+    g1 = g2 = g3 = v1 = v2 = v3 = seen_any = np.int64(0)
     playable = dead = disp = np.int64(0)
     for c in range(5):
         f = t[FIRE + c]
-        gone = False  # a lower rank's copies are all discarded
+        if f < 5:
+            playable |= np.int64(1) << (5 * c + f)
+        dead |= np.int64((1 << f) - 1) << (5 * c)
+        gone = False  # a rank from f on has all its copies discarded
         for rk in range(5):
             ty = 5 * c + rk
-            bit = np.int64(1) << ty
             thrown = t[DISCARDS + ty]
-            left = TYPE_COPIES[ty] - thrown - (1 if rk < f else 0)
-            if left >= 1:
-                g1 |= bit
-            if left >= 2:
-                g2 |= bit
-            if left >= 3:
-                g3 |= bit
-            if rk == f:
-                playable |= bit
-            if rk < f or gone:
-                dead |= bit
-            if rk >= f and thrown == TYPE_COPIES[ty]:
-                gone = True
-            if thrown != TYPE_COPIES[ty] - 1:
-                disp |= bit
+            left = TYPE_COPIES[ty] - thrown - (rk < f)
+            g1 |= np.int64(left >= 1) << ty
+            g2 |= np.int64(left >= 2) << ty
+            g3 |= np.int64(left >= 3) << ty
+            unseen = left - seen[ty]
+            v1 |= np.int64(unseen >= 1) << ty
+            v2 |= np.int64(unseen >= 2) << ty
+            v3 |= np.int64(unseen >= 3) << ty
+            seen_any |= np.int64(seen[ty] > 0) << ty
+            disp |= np.int64(thrown != TYPE_COPIES[ty] - 1) << ty
+            if rk >= f:
+                if gone:
+                    dead |= np.int64(1) << ty
+                gone |= thrown == TYPE_COPIES[ty]
     disp |= dead
     sets = _stack_array(25, np.int64)
     post = _stack_array(25, np.int64)
     ncards = _stack_array(5, np.int64)
     qi = _stack_array(MAX_Q, np.int64)
     qm = _stack_array(MAX_Q, np.int64)
-    seen = _stack_array(25, np.int64)  # copies of each type in the other hands
-    for ty in range(25):
-        seen[ty] = 0
     for q in range(5):
         ncards[q] = 0
-    for q in range(n):
-        for k in range(h):
-            x = _public_set(s, i, t, q, k, g1)
-            sets[5 * q + k] = x
-            if x != 0:
-                ncards[q] = k + 1
-                if q != p:
-                    seen[card_at(t, q, k)] += 1
-    # private view of the own cards: the public sets less the copies seen in other hands
-    v1 = v2 = v3 = seen_any = np.int64(0)
-    for c in range(5):
-        for rk in range(5):
-            ty = 5 * c + rk
-            bit = np.int64(1) << ty
-            left = TYPE_COPIES[ty] - t[DISCARDS + ty] - (1 if rk < t[FIRE + c] else 0) - seen[ty]
-            if left >= 1:
-                v1 |= bit
-            if left >= 2:
-                v2 |= bit
-            if left >= 3:
-                v3 |= bit
-            if seen[ty]:
-                seen_any |= bit
     mine = 5 * p
-    nme = ncards[p]
     priv = _stack_array(5, np.int64)
-    for k in range(nme):
-        x = sets[mine + k] & v1
-        priv[k] = x if x != 0 else sets[mine + k]
+    for k in range(h):  # own cards first: the others' sets are not needed for a play
+        x = _public_set(s, i, t, p, k, g1)
+        sets[mine + k] = x
+        if x != 0:
+            ncards[p] = k + 1
+        y = x & v1
+        priv[k] = y if y != 0 else x
+    nme = ncards[p]
     # play a card known to be playable: low ranks, and cards no one else holds, first
     best = -1
     best_score = -1.0
@@ -588,7 +583,7 @@ def hat_action(s, i, r):
                 if t[DEALT] < DECK_SIZE:
                     for q in range(n):
                         if q != p:
-                            for kk in range(ncards[q]):
+                            for kk in range(h):
                                 if card_at(t, q, kk) == ty:
                                     holders += 1
                                     break
@@ -613,6 +608,13 @@ def hat_action(s, i, r):
         if best >= 0:
             return h + best
     # hint or discard
+    for q in range(n):
+        if q != p:
+            for k in range(h):
+                x = _public_set(s, i, t, q, k, g1)
+                sets[5 * q + k] = x
+                if x != 0:
+                    ncards[q] = k + 1
     info = t[INFO]
     needs = False  # another player holds a playable card and knows none
     can_play = False
