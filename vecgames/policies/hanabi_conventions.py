@@ -48,9 +48,10 @@ NEG = -1e9
 
 # Tunables (docs: "Players and results"): weights of a clue's effects and thresholds.
 (P_PLAY, P_INFO, P_TRASH, P_SAVE, P_KTRASH, P_CLUE_MIN, P_STALL_MIN, P_GAMBLE, P_RICH,
- P_RICH_MIN, P_END_DECK, P_END_MIN, P_RISK, P_RISK_LIVES) = range(14)
-DEFAULT_PARAMS = np.array([10.0, 0.5, 3.0, 12.0, 0.5, 4.0, -100.0, 0.0, 4.0, 0.5, 2.0, 0.0,
-                           2.0, 2.0])
+ P_RICH_MIN, P_END_DECK, P_END_MIN, P_RISK, P_RISK_LIVES, P_LOCK_USEFUL, P_CLUE_FIRST,
+ P_INFO_FAR, P_DELAYED) = range(18)
+DEFAULT_PARAMS = np.array([10.0, 3.5, 3.0, 8.0, 0.5, 7.0, -100.0, 0.0, 7.0, 0.5, 2.0, 0.0,
+                           2.0, 2.0, 0.1, 9.0, 0.5, 0.75])
 
 
 def _know_types() -> np.ndarray:
@@ -159,7 +160,7 @@ def _chop(t, memo_q, q, nh):
 
 @jit
 def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, critical,
-               urgent, stall, prm):
+               urgent, stall, taken, prm):
     """Score a clue to seat q as q will read it (``stall``: a clue touching no new card
     means nothing). Returns (score, focus, focus mask, new
     slots); score NEG when the clue touches nothing or its convention would be false."""
@@ -197,11 +198,15 @@ def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, c
     good = playable | ext  # a card known to be one of these will be played in turn
     known = np.int64(0)  # types q already knows it will play
     for k in range(nh):
+        if (clued >> k) & 1:  # a second copy touched would be a bad touch
+            taken |= np.int64(1) << (2 * card_at(t, q, k))
+    for k in range(nh):
         sb = _slot_set((before >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
         if sb != 0 and sb & ~good == 0:
             known |= np.int64(1) << (2 * card_at(t, q, k))
     score = 0.0
     fmask = np.int64(0)
+    now = False  # a card q knows it can play now
     for k in range(nh):
         cb = np.int64(1) << (2 * card_at(t, q, k))
         sb = _slot_set((before >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
@@ -216,22 +221,30 @@ def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, c
                 fmask = sa | (F_SAVE if k == chop and new != 0 else F_PLAY)
         if sa != 0 and sa & ~good == 0 and not (sb != 0 and sb & ~good == 0):
             if known & cb == 0 and cb & ext:
-                score += prm[P_PLAY]
+                score += prm[P_PLAY] if cb & playable else prm[P_PLAY] * prm[P_DELAYED]
                 known |= cb
         elif (new >> k) & 1:
-            if cb & trash:
+            if cb & (trash | taken):
                 score -= prm[P_TRASH]
-            else:
+            elif cb & (ext | ((ext & ~RANK5) << 2)):
                 score += prm[P_INFO]
+            else:  # two or more ranks above what is playable
+                score += prm[P_INFO_FAR]
+            taken |= cb
         if sa & ~trash == 0 and sb & ~trash != 0:
             score += prm[P_KTRASH]
         if k == chop and urgent and (new >> k) & 1:
             score += prm[P_SAVE]
+        if sa != 0 and sa & ~playable == 0:
+            now = True
+    if urgent and not now and not (new >> chop) & 1:  # q would discard its chop
+        score -= prm[P_SAVE]
     return score, focus, fmask, new
 
 
 @jit
-def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, stall, prm):
+def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, stall, taken,
+               prm):
     """The best-scoring truthful clue to seat q: (score, is_color, value, focus, mask, new)."""
     best = NEG
     bc = 0
@@ -242,7 +255,7 @@ def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, 
     for is_color in (1, 0):
         for value in range(5):
             sc, f, m, nw = _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable,
-                                      ext, trash, critical, urgent, stall, prm)
+                                      ext, trash, critical, urgent, stall, taken, prm)
             if sc > best:
                 best, bc, bv, bf, bm, bn = sc, is_color, value, f, m, nw
     return best, bc, bv, bf, bm, bn
@@ -290,6 +303,18 @@ def decide(s, i, r, prm):
 
     # My cards: a known-playable card to play (the one unlocking a card the next player
     # holds first), a known-trash card to discard.
+    exact = np.int64(0)  # copies of my cards whose type I know: no other card of mine
+    for k in range(nh):
+        sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
+        if sk != 0 and sk & (sk - 1) == 0:
+            exact += sk
+    rest_alive = _nonzero(mine - exact)
+    ext = _queued(t, memo, n, r.hand_size, alive, playable)
+    dup = np.int64(0)  # types the next player knows it will play
+    for k in range(nq):
+        sq = _slot_set(know_at(t, q, k), memo_q[k], alive)
+        if sq != 0 and sq & ~(playable | ext) == 0:
+            dup |= np.int64(1) << (2 * card_at(t, q, k))
     play_slot = -1
     play_pri = -1
     trash_slot = -1
@@ -297,6 +322,8 @@ def decide(s, i, r, prm):
         sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
         if sk == 0:
             continue
+        if sk & (sk - 1) != 0:
+            sk = _slot_set(know_at(t, p, k), memo_p[k], rest_alive)
         if sk & ~playable == 0:
             pri = 1
             if ((sk & ~RANK5) << 2) & qtypes:
@@ -306,7 +333,7 @@ def decide(s, i, r, prm):
             if pri > play_pri:
                 play_pri = pri
                 play_slot = k
-        elif sk & ~trash == 0 and trash_slot < 0:
+        elif sk & ~(trash | dup) == 0 and trash_slot < 0:
             trash_slot = k
 
     # The next player's view: will it play, or discard a critical chop?
@@ -324,14 +351,20 @@ def decide(s, i, r, prm):
         urgent = ((np.int64(1) << (2 * card_at(t, q, qchop))) & critical) != 0
 
     if info > 0:
-        ext = _queued(t, memo, n, r.hand_size, alive, playable)
         _, my_chop = _chop(t, memo_p, p, nh)
         stall = my_chop < 0 or info == MAX_INFO
+        taken = np.int64(0)  # types of my cards that everyone knows exactly
+        for k in range(nh):
+            sk = _slot_set(know_at(t, p, k), memo_p[k], alive)
+            if sk & (sk - 1) == 0:
+                taken |= sk
         sc, bc, bv, bf, bm, bn = _best_clue(t, memo_q, q, nq, alive, playable, ext, trash,
-                                            critical, urgent, stall, prm)
+                                            critical, urgent, stall, taken, prm)
     else:
         sc, bc, bv, bf, bm, bn = NEG, 0, 0, -1, np.int64(0), 0
     if urgent and sc >= prm[P_SAVE]:
+        return _give(memo_q, r, bc, bv, bf, bm, bn)
+    if not q_plays and sc >= prm[P_CLUE_FIRST]:  # a play for the next player first
         return _give(memo_q, r, bc, bv, bf, bm, bn)
     if play_slot >= 0:
         return r.hand_size + play_slot
@@ -375,7 +408,8 @@ def decide(s, i, r, prm):
     for k in range(nh):
         sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
         w = _weight(mine, sk)
-        risk = _weight(mine, sk & critical) / w if w > 0 else 1.0
+        risk = ((_weight(mine, sk & critical) + prm[P_LOCK_USEFUL]
+                 * _weight(mine, sk & ~critical & ~(trash | dup))) / w if w > 0 else 1.0)
         if risk < best_risk:
             best_risk = risk
             slot = k
