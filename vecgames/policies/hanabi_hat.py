@@ -121,12 +121,8 @@ def _determined(x):
 
 @jit(inline=True)
 def _colors(x):
-    """Bitmask of the colours present among the types in x."""
-    m = 0
-    for c in range(5):
-        if (x >> (5 * c)) & 31:
-            m |= 1 << c
-    return m
+    """The colours present among the types in x, as bit 5c for colour c."""
+    return (x | (x >> 1) | (x >> 2) | (x >> 3) | (x >> 4)) & 0x108421
 
 
 @jit(inline=True)
@@ -158,8 +154,9 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
     ``qm[:answers]`` holds card ``qi[0]``"."""
     know_playable = False
     know_dead = False
-    pp = _stack_array(5, np.float64)
-    pd = _stack_array(5, np.float64)
+    ww = _stack_array(5, np.int64)  # weights: the card's, its playable and dead types'
+    wp = _stack_array(5, np.int64)
+    wd = _stack_array(5, np.int64)
     live = 0  # cards worth asking about: not surely dead, not determined
     for k in range(n):
         x = hs[base + k]
@@ -167,25 +164,25 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
         know_playable |= (x & ~playable) == 0
         know_dead |= alive == 0
         if alive != 0 and (x & (x - 1)) != 0:
-            w = _weight(x, g2, g3)
-            pp[k] = _weight(x & playable, g2, g3) / w
-            pd[k] = _weight(x & dead, g2, g3) / w
+            ww[k] = _weight(x, g2, g3)
+            wp[k] = _weight(x & playable, g2, g3)
+            wd[k] = _weight(x & dead, g2, g3)
             live |= 1 << k
     if not know_playable:
         keys = _stack_array(10, np.float64)  # ask-dead flag * 2 + probability of "yes"
         m = 0
         for k in range(n):
-            if (live >> k) & 1 and pp[k] > 0.0:
+            if (live >> k) & 1 and wp[k] > 0:
                 qi[m] = k
                 qm[m] = playable
-                keys[m] = pp[k]
+                keys[m] = wp[k] / ww[k]
                 m += 1
         if not know_dead:
             for k in range(n):
-                if (live >> k) & 1 and pd[k] > 0.0:
+                if (live >> k) & 1 and wd[k] > 0:
                     qi[m] = k
                     qm[m] = dead
-                    keys[m] = 2.0 + pd[k]
+                    keys[m] = 2.0 + wd[k] / ww[k]
                     m += 1
         if m > 0:
             cap = total - 1
@@ -206,7 +203,7 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
     best_d = 0.2
     for k in range(n):
         if (live >> k) & 1:
-            d = abs(pp[k] - 0.7)
+            d = abs(wp[k] / ww[k] - 0.7)
             if d < best_d:
                 best_d = d
                 best = k
@@ -217,9 +214,11 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
     best = -1
     best_d = 2.0
     for k in range(n):
-        if (live >> k) & 1 and pd[k] < best_d:
-            best_d = pd[k]
-            best = k
+        if (live >> k) & 1:
+            d = wd[k] / ww[k]
+            if d < best_d:
+                best_d = d
+                best = k
     if best < 0:
         return 0, 1
     x = hs[base + best]
@@ -350,7 +349,7 @@ def _hat_sum(hs, ncards, t, p, targets, total, playable, dead, g2, g3, qi, qm):
 def _readings(hs, base, n):
     """Readings of a hint to this hand: 4 when it is public that it holds two colours and
     two ranks, else 3."""
-    one_color = 31
+    one_color = 0x108421
     one_rank = 31
     for k in range(n):
         one_color &= _colors(hs[base + k])
