@@ -15,7 +15,6 @@ import numpy as np
 from ..core.bits import popcount
 from ..core.jit import jit
 from ..games.hanabi.rules import (
-    ALL_KNOWN,
     DEALT,
     DECK_SIZE,
     DISCARDS,
@@ -23,8 +22,6 @@ from ..games.hanabi.rules import (
     FIRE,
     HINTS,
     INFO,
-    INFO_BITS,
-    KNOW,
     LIFE,
     MAX_INFO,
     PLAYER,
@@ -68,6 +65,10 @@ def _know_types() -> np.ndarray:
 
 
 KNOW_TYPES = _know_types()
+COLOR_TYPES = np.array([sum(1 << (2 * (5 * c + r)) for r in range(5)) for c in range(5)],
+                       np.int64)
+RANK_TYPES = np.array([sum(1 << (2 * (5 * c + r)) for c in range(5)) for r in range(5)],
+                      np.int64)
 
 
 @jit(inline=True)
@@ -158,24 +159,30 @@ def _chop(t, memo_q, q, nh):
     return clued, chop
 
 
+@jit(inline=True)
+def _public_set(t, memo_q, q, k, nh, alive):
+    """Public set of seat q's slot k (0 past its cards)."""
+    if k >= nh:
+        return np.int64(0)
+    return _slot_set(know_at(t, q, k), memo_q[k], alive)
+
+
+@jit(inline=True)
+def _card_bit(t, q, k, nh):
+    """Seat q's card in slot k as a type bit (0 past its cards); q is not the caller."""
+    if k >= nh:
+        return np.int64(0)
+    return np.int64(1) << (2 * card_at(t, q, k))
+
+
 @jit
-def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, critical,
-               urgent, stall, taken, prm):
-    """Score a clue to seat q as q will read it (``stall``: a clue touching no new card
-    means nothing). Returns (score, focus, focus mask, new
-    slots); score NEG when the clue touches nothing or its convention would be false."""
-    shift = value + (0 if is_color else 5)
-    bit = np.int64(1) << shift
-    keep = (ALL_KNOWN & ~(31 if is_color else 31 << 5)) | bit
-    match = (t[HINTS + q] >> shift) & SLOT_LOW_BITS
-    if match == 0:
-        return NEG, -1, 0, 0
-    matched = match * ALL_KNOWN
-    before = t[KNOW + q]
-    after = before & (((keep * SLOT_LOW_BITS) & matched)
-                      | (((ALL_KNOWN ^ bit) * SLOT_LOW_BITS) & ~matched))
-    touched = (match | (match >> 9) | (match >> 18) | (match >> 27) | (match >> 36)) & 31
-    clued, chop = _chop(t, memo_q, q, nh)
+def _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken, playable, ext, near,
+               trash, critical, urgent, stall, prm):
+    """Score a clue touching slots ``touched`` (its types ``ct``) as the receiver reads it,
+    from the receiver's public sets ``sbs`` and real cards ``cbs`` (``stall``: a clue touching
+    no new card means nothing). Returns (score, focus, focus word, new slots); score NEG when
+    its reading would exclude the real card."""
+    good = playable | ext  # a card known to be one of these will be played in turn
     new = touched & ~clued
     focus = -1
     kmask = ext
@@ -188,34 +195,25 @@ def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, c
                 if (new >> k) & 1:
                     focus = k
                     break
-    elif not stall:  # a re-clue: its newest touched card not yet known playable or trash
+    elif not stall:  # a re-clue: its newest touched card not yet known good or trash
         for k in range(nh - 1, -1, -1):
             if (touched >> k) & 1:
-                sb = _slot_set((before >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
-                if sb & ~(playable | ext) != 0 and sb & ~trash != 0:
+                sb = sbs[k]
+                if sb & ~good != 0 and sb & ~trash != 0:
                     focus = k
                     break
-    good = playable | ext  # a card known to be one of these will be played in turn
-    known = np.int64(0)  # types q already knows it will play
-    for k in range(nh):
-        if (clued >> k) & 1:  # a second copy touched would be a bad touch
-            taken |= np.int64(1) << (2 * card_at(t, q, k))
-    for k in range(nh):
-        sb = _slot_set((before >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
-        if sb != 0 and sb & ~good == 0:
-            known |= np.int64(1) << (2 * card_at(t, q, k))
     score = 0.0
     fmask = np.int64(0)
-    now = False  # a card q knows it can play now
+    now = False  # a card the receiver knows it can play now
     for k in range(nh):
-        cb = np.int64(1) << (2 * card_at(t, q, k))
-        sb = _slot_set((before >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
-        sa = _slot_set((after >> (INFO_BITS * k)) & ALL_KNOWN, memo_q[k], alive)
+        cb = cbs[k]
+        sb = sbs[k]
+        sa = sb & ct if (touched >> k) & 1 else sb & ~ct
         if k == focus:
             if sa & kmask == 0:  # no type fits the reading: the clue reads as nothing
                 focus = -1
             elif sa & kmask & cb == 0:
-                return NEG, -1, 0, 0
+                return NEG, -1, np.int64(0), 0
             else:
                 sa &= kmask
                 fmask = sa | (F_SAVE if k == chop and new != 0 else F_PLAY)
@@ -226,7 +224,7 @@ def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, c
         elif (new >> k) & 1:
             if cb & (trash | taken):
                 score -= prm[P_TRASH]
-            elif cb & (ext | ((ext & ~RANK5) << 2)):
+            elif cb & near:
                 score += prm[P_INFO]
             else:  # two or more ranks above what is playable
                 score += prm[P_INFO_FAR]
@@ -246,6 +244,21 @@ def _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable, ext, trash, c
 def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, stall, taken,
                prm):
     """The best-scoring truthful clue to seat q: (score, is_color, value, focus, mask, new)."""
+    sbs = (_public_set(t, memo_q, q, 0, nh, alive), _public_set(t, memo_q, q, 1, nh, alive),
+           _public_set(t, memo_q, q, 2, nh, alive), _public_set(t, memo_q, q, 3, nh, alive),
+           _public_set(t, memo_q, q, 4, nh, alive))
+    cbs = (_card_bit(t, q, 0, nh), _card_bit(t, q, 1, nh), _card_bit(t, q, 2, nh),
+           _card_bit(t, q, 3, nh), _card_bit(t, q, 4, nh))
+    clued, chop = _chop(t, memo_q, q, nh)
+    good = playable | ext
+    known = np.int64(0)  # types q already knows it will play
+    for k in range(nh):
+        if (clued >> k) & 1:  # a second copy touched would be a bad touch
+            taken |= cbs[k]
+        if sbs[k] != 0 and sbs[k] & ~good == 0:
+            known |= cbs[k]
+    near = ext | ((ext & ~RANK5) << 2)
+    hints = t[HINTS + q]
     best = NEG
     bc = 0
     bv = 0
@@ -254,8 +267,15 @@ def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, 
     bn = 0
     for is_color in (1, 0):
         for value in range(5):
-            sc, f, m, nw = _eval_clue(t, memo_q, q, nh, is_color, value, alive, playable,
-                                      ext, trash, critical, urgent, stall, taken, prm)
+            match = (hints >> (value + (0 if is_color else 5))) & SLOT_LOW_BITS
+            if match == 0:
+                continue
+            touched = (match | (match >> 9) | (match >> 18) | (match >> 27)
+                       | (match >> 36)) & 31
+            ct = COLOR_TYPES[value] if is_color else RANK_TYPES[value]
+            sc, f, m, nw = _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken,
+                                      playable, ext, near, trash, critical, urgent, stall,
+                                      prm)
             if sc > best:
                 best, bc, bv, bf, bm, bn = sc, is_color, value, f, m, nw
     return best, bc, bv, bf, bm, bn
@@ -350,7 +370,7 @@ def decide(s, i, r, prm):
     if qchop >= 0 and not q_plays and not q_trash:
         urgent = ((np.int64(1) << (2 * card_at(t, q, qchop))) & critical) != 0
 
-    if info > 0:
+    if info > 0 and (urgent or not q_plays or play_slot < 0):  # else it plays (below)
         _, my_chop = _chop(t, memo_p, p, nh)
         stall = my_chop < 0 or info == MAX_INFO
         taken = np.int64(0)  # types of my cards that everyone knows exactly
