@@ -41,18 +41,12 @@ The player never reads its own cards (only whether a slot holds one) or the deck
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from ..core.bits import lowest_bit, popcount
 from ..core.jit import jit
+from ..core.stack import stack_array
 from ..games.hanabi.rules import (
-    COPIES,
     DEALT,
     DECK_SIZE,
     DISCARDS,
@@ -62,6 +56,7 @@ from ..games.hanabi.rules import (
     MAX_INFO,
     PILED,
     PLAYER,
+    TYPE_COPIES,
     card_at,
     know_at,
 )
@@ -74,34 +69,8 @@ COLOR_EXP = np.array([sum(31 << (5 * c) for c in range(5) if (m >> c) & 1) for m
                      np.int64)
 RANK_EXP = np.array([sum(0x108421 << r for r in range(5) if (m >> r) & 1) for m in range(32)],
                     np.int64)
-TYPE_COPIES = np.array([COPIES[t % 5] for t in range(25)], np.int64)
 MAX_Q = 16  # entries of a question: at most T - 1 <= 15 sub-questions, or T <= 16 blocks
 RISKY_PLAY = 0.75
-
-
-@intrinsic
-def _stack_array(typingctx: Any, size: Any, dtype: Any) -> Any:
-    """``_stack_array(n, np.int64)``: an uninitialised 1-d array of ``n`` (a literal int)
-    items in the calling function's frame (the kernels run without Numba's runtime and
-    cannot allocate heap arrays)."""
-    if not isinstance(size, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
-        return None
-    n = size.literal_value
-    item = dtype.instance_type
-    array_type = types.Array(item, 1, "C")
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = cgutils.alloca_once(builder, context.get_value_type(item), size=n)
-        array = context.make_array(array_type)(context, builder)
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
-            context.get_value_type(item)))
-        populate_array(array, data=data,
-                       shape=cgutils.pack_array(builder, [context.get_constant(types.intp, n)]),
-                       strides=cgutils.pack_array(builder, [itemsize]),
-                       itemsize=itemsize, meminfo=None)
-        return array._getvalue()
-
-    return array_type(size, dtype), codegen
 
 
 # ---------------------------------------------------------------- sets and weights
@@ -154,9 +123,9 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
     ``qm[:answers]`` holds card ``qi[0]``"."""
     know_playable = False
     know_dead = False
-    ww = _stack_array(5, np.int64)  # weights: the card's, its playable and dead types'
-    wp = _stack_array(5, np.int64)
-    wd = _stack_array(5, np.int64)
+    ww = stack_array(5, np.int64)  # weights: the card's, its playable and dead types'
+    wp = stack_array(5, np.int64)
+    wd = stack_array(5, np.int64)
     live = 0  # cards worth asking about: not surely dead, not determined
     for k in range(n):
         x = hs[base + k]
@@ -169,7 +138,7 @@ def _ask(hs, base, n, total, playable, dead, g2, g3, qi, qm):
             wd[k] = _weight(x & dead, g2, g3)
             live |= 1 << k
     if not know_playable:
-        keys = _stack_array(10, np.float64)  # ask-dead flag * 2 + probability of "yes"
+        keys = stack_array(10, np.float64)  # ask-dead flag * 2 + probability of "yes"
         m = 0
         for k in range(n):
             if (live >> k) & 1 and wp[k] > 0:
@@ -404,8 +373,8 @@ def _hint(s, i, r, t, p, sets, post, ncards, playable, dead, g2, g3, qi, qm):
     targets = 0
     total = 0
     last = 2 if r.hint_next_only else n
-    readings = _stack_array(5, np.int64)
-    focus = _stack_array(5, np.int64)
+    readings = stack_array(5, np.int64)
+    focus = stack_array(5, np.int64)
     for k in range(1, last):
         q = (p + k) % n
         targets |= 1 << q
@@ -511,7 +480,7 @@ def hat_action(s, i, r):
     t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
-    seen = _stack_array(25, np.int64)  # copies of each type in the other hands
+    seen = stack_array(25, np.int64)  # copies of each type in the other hands
     for ty in range(25):
         seen[ty] = 0
     for q in range(n):
@@ -548,15 +517,15 @@ def hat_action(s, i, r):
                     dead |= np.int64(1) << ty
                 gone |= thrown == TYPE_COPIES[ty]
     disp |= dead
-    sets = _stack_array(25, np.int64)
-    post = _stack_array(25, np.int64)
-    ncards = _stack_array(5, np.int64)
-    qi = _stack_array(MAX_Q, np.int64)
-    qm = _stack_array(MAX_Q, np.int64)
+    sets = stack_array(25, np.int64)
+    post = stack_array(25, np.int64)
+    ncards = stack_array(5, np.int64)
+    qi = stack_array(MAX_Q, np.int64)
+    qm = stack_array(MAX_Q, np.int64)
     for q in range(5):
         ncards[q] = 0
     mine = 5 * p
-    priv = _stack_array(5, np.int64)
+    priv = stack_array(5, np.int64)
     for k in range(h):  # own cards first: the others' sets are not needed for a play
         x = _public_set(s, i, t, p, k, g1)
         sets[mine + k] = x

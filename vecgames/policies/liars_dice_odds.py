@@ -39,6 +39,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.jit import jit
+from ..core.stack import stack_array
 from ..games.liars_dice.bids import FEI, FEI_FACES, ZHAI, ZHAI_FACES
 from ..games.liars_dice.odds import MAX_TOTAL_DICE, TAIL
 from ..games.liars_dice.rules import (
@@ -51,7 +52,7 @@ from ..games.liars_dice.rules import (
     PREV,
     bid_made,
 )
-from .liars_dice_odds_tables import COLUMNS, HAND_MATCHES, HAND_PRIOR, HAND_START, stack_array
+from .liars_dice_odds_tables import COLUMNS, HAND_MATCHES, HAND_PRIOR, HAND_START
 
 # Parameter vector indices.
 BETA, THETA_BID, KAPPA_BID, THETA_RAISE, KAPPA_RAISE, THETA_CALL, KAPPA_CALL, CONTINUE, FLOOR = (

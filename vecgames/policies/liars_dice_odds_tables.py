@@ -1,25 +1,17 @@
-"""Tables and scratch space for the Liar's Dice ``odds`` player (``liars_dice_odds``).
+"""Tables for the Liar's Dice ``odds`` player (``liars_dice_odds``).
 
 - Every hand of d dice (d = 0 .. ``MAX_DICE``) as a vector of face counts, with its exact
   multinomial probability ``d! / (c1! ... c6!) / 6**d`` and, per bid column, how many of its
   dice count for a bid of that column: ``COLUMNS`` = 11 columns in the bid index order, 飞 faces
   2..6 (the face plus the ones), then 斋 faces 2, 3, 4, 5, 6, 1 (the face alone). Hands of d
   dice are rows ``HAND_START[d] .. HAND_START[d + 1] - 1`` (252 rows for 5 dice).
-- ``stack_array(n, dtype)``: a scratch array on the calling kernel's stack. The kernels are
-  compiled without Numba's runtime (``core.jit``: no heap arrays), and the player needs a few
-  hundred numbers of scratch per decision; a stack buffer costs nothing and is freed on return.
 """
 
 from __future__ import annotations
 
 from math import factorial
-from typing import Any
 
 import numpy as np
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
-from numba.np.arrayobj import populate_array
 
 from ..games.liars_dice.bids import FEI_FACES, ZHAI_FACE_OF_RANK
 from ..games.liars_dice.rules import MAX_DICE
@@ -57,27 +49,3 @@ def _hand_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 
 HAND_START, HAND_MATCHES, HAND_PRIOR = _hand_tables()
-
-
-@intrinsic
-def stack_array(typingctx: Any, size: Any, dtype: Any) -> Any:
-    """``stack_array(n, np.float64)``: an uninitialised C-contiguous 1-d array of ``n`` (a
-    literal int) items, allocated in the entry block of the calling function's frame."""
-    if not isinstance(size, types.IntegerLiteral) or not isinstance(dtype, types.NumberClass):
-        return None
-    n = size.literal_value
-    item = dtype.instance_type
-    array_type = types.Array(item, 1, "C")
-
-    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-        data = cgutils.alloca_once(builder, context.get_value_type(item), size=n)
-        array = context.make_array(array_type)(context, builder)
-        itemsize = context.get_constant(types.intp, context.get_abi_sizeof(
-            context.get_value_type(item)))
-        populate_array(array, data=data,
-                       shape=cgutils.pack_array(builder, [context.get_constant(types.intp, n)]),
-                       strides=cgutils.pack_array(builder, [itemsize]),
-                       itemsize=itemsize, meminfo=None)
-        return array._getvalue()
-
-    return array_type(size, dtype), codegen
