@@ -26,20 +26,20 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from ..core.bits import lowest_bit, pick_set_bit, popcount
+from ..core.bits import lowest_bit, pick_set_bit
 from ..core.jit import jit
 from ..core.rng import next_u64
 from ..games.dayaoguai.rules import (
-    BEATEN_BY,
     HAND,
-    NUM_CARDS,
     PASS,
     PLAYER,
     TABLE_N,
     legal_bits,
     random_legal,
 )
-from .dayaoguai_plan import plan
+
+# Modules, not names: each imports the rules, whose package imports this module.
+from . import dayaoguai_plan, dayaoguai_shed
 
 POLICIES = ("random", "weakest", "pickup", "shed", "plan")
 # One line each on how the built-in players play (``vecgames.players("dayaoguai")``).
@@ -56,11 +56,6 @@ DESCRIPTIONS: dict[str, str] = {
 }
 RANDOM, WEAKEST, PICKUP, SHED, PLAN = range(5)
 SMALL_PILE = 2
-ALL_CARDS = (1 << NUM_CARDS) - 1
-RANDOM_LEAD = 8  # shed: one lead in RANDOM_LEAD is drawn uniformly
-# BEATS[c]: the set of cards that card c beats.
-BEATS = np.array([sum(1 << b for b in range(NUM_CARDS) if (BEATEN_BY[b] >> a) & 1)
-                  for a in range(NUM_CARDS)], np.int64)
 
 
 @jit
@@ -84,23 +79,6 @@ def pickup(s, i, r):
 
 
 @jit
-def _least_useful(cards, outside):
-    """The first of ``cards`` that beats the fewest of the ``outside`` cards, and the set of
-    all the cards tied with it."""
-    fewest = NUM_CARDS + 1
-    pool = np.int64(0)
-    for c in range(NUM_CARDS):
-        if (cards >> c) & 1:
-            k = popcount(BEATS[c] & outside)
-            if k < fewest:
-                fewest = k
-                pool = np.int64(0)
-            if k == fewest:
-                pool |= np.int64(1) << c
-    return pool
-
-
-@jit
 def shed(s, i, r):
     t = s.table[i]
     cards = legal_bits(t, r) & ~(np.int64(1) << PASS)
@@ -110,12 +88,12 @@ def shed(s, i, r):
         return lowest_bit(cards)
     # What a card is worth later: how many of the cards it does not hold it could beat
     # (public knowledge only: who holds them is hidden). Play the least useful one.
-    outside = ALL_CARDS & ~t[HAND + t[PLAYER]]
+    outside = dayaoguai_shed.ALL_CARDS & ~t[HAND + t[PLAYER]]
     if t[TABLE_N] > 0:  # a reply: the first such card
-        return lowest_bit(_least_useful(cards, outside))
-    if next_u64(s.rng, i) % np.uint64(RANDOM_LEAD) == 0:
+        return lowest_bit(dayaoguai_shed.least_useful(cards, outside))
+    if next_u64(s.rng, i) % np.uint64(dayaoguai_shed.RANDOM_LEAD) == 0:
         return pick_set_bit(cards, next_u64(s.rng, i))
-    return pick_set_bit(_least_useful(cards, outside), next_u64(s.rng, i))
+    return pick_set_bit(dayaoguai_shed.least_useful(cards, outside), next_u64(s.rng, i))
 
 
 @jit
@@ -127,7 +105,7 @@ def policy_action(policy, s, i, r):
     if policy == SHED:
         return shed(s, i, r)
     if policy == PLAN:
-        return plan(s, i, r)
+        return dayaoguai_plan.plan(s, i, r)
     return random_legal(s, i, r)
 
 

@@ -36,15 +36,19 @@ from ..games.dayaoguai.rules import (
     IN_PLAY,
     KNOWN,
     MAX_PLAYERS,
-    NUM_CARDS,
     ON_TABLE,
     PASS,
     PLAYER,
     STEPS,
     TABLE_N,
     TOP,
+    _next_in_play,
     legal_bits,
 )
+
+# A module, not names: it imports the rules, whose package imports the dispatch, which
+# imports this module.
+from . import dayaoguai_shed
 
 SAMPLES = 24  # determinized deals per decision
 HORIZON = 100  # rollout steps at most (measured: as strong as 300 against shed, 48 and 47)
@@ -52,17 +56,12 @@ HORIZON = 100  # rollout steps at most (measured: as strong as 300 against shed,
 # overrate the pass: with other planners at the table, piles stay small (measured: a margin
 # of 4 or 12 beans lost to the no-pass rule against shed, 22 and 33 against 50 per game).
 PASS_MARGIN = -1
-RANDOM_LEAD = 8  # rollout shed: one lead in 8 drawn uniformly, as the built-in shed
 # Rollout shed: one reply in 5 is a uniformly drawn beating card. The search is only as good
 # as its model of the opponents; noise keeps it from trusting shed's exact replies (measured
 # against the trained checkpoint: -2.8 beans per game [-9.5, +4.0] without, +14.4
 # [+3.6, +25.2] with; against shed +48.0 and +49.8).
 RANDOM_REPLY = 5
-ALL_CARDS = (1 << NUM_CARDS) - 1
 RANK_MASK = 0xF  # the four cards of rank 0; rank k is RANK_MASK << 4k
-# BEATS[c]: the set of cards that card c beats.
-BEATS = np.array([sum(1 << b for b in range(NUM_CARDS) if (BEATEN_BY[b] >> a) & 1)
-                  for a in range(NUM_CARDS)], np.int64)
 
 
 @jit
@@ -70,24 +69,6 @@ def _draw(x):
     """The next state and 64 bits of a local splitmix64 stream."""
     x = x + GOLDEN
     return x, mix64(x)
-
-
-@jit
-def _least_useful(cards, outside):
-    """The cards of ``cards`` that beat the fewest of the ``outside`` cards (shed's choice)."""
-    fewest = NUM_CARDS + 1
-    pool = np.int64(0)
-    rest = cards
-    while rest != 0:
-        c = lowest_bit(rest)
-        rest &= rest - 1
-        k = popcount(BEATS[c] & outside)
-        if k < fewest:
-            fewest = k
-            pool = np.int64(0)
-        if k == fewest:
-            pool |= np.int64(1) << c
-    return pool
 
 
 @jit
@@ -99,7 +80,7 @@ def _shed(hand, top, x):
         return PASS, x
     if cards & (cards - 1) == 0:
         return lowest_bit(cards), x
-    pool = _least_useful(cards, ALL_CARDS & ~hand)
+    pool = dayaoguai_shed.least_useful(cards, dayaoguai_shed.ALL_CARDS & ~hand)
     if top >= 0:
         x, bits = _draw(x)
         if bits % np.uint64(RANDOM_REPLY) == 0:  # noise: the opponents may not be shed
@@ -107,22 +88,11 @@ def _shed(hand, top, x):
             return pick_set_bit(cards, bits), x
         return lowest_bit(pool), x
     x, bits = _draw(x)
-    if bits % np.uint64(RANDOM_LEAD) == 0:
+    if bits % np.uint64(dayaoguai_shed.RANDOM_LEAD) == 0:
         x, bits = _draw(x)
         return pick_set_bit(cards, bits), x
     x, bits = _draw(x)
     return pick_set_bit(pool, bits), x
-
-
-@jit
-def _next_in_play(in_play, p, n):
-    for k in range(1, n + 1):
-        q = p + k
-        if q >= n:
-            q -= n
-        if (in_play >> q) & 1:
-            return q
-    return p
 
 
 @jit
@@ -193,7 +163,7 @@ def plan_move(s, i, r, samples, horizon, pass_margin):
     for q in range(n):
         if q != me:
             seen |= t[KNOWN + q]
-    unknown = ALL_CARDS & ~seen
+    unknown = dayaoguai_shed.ALL_CARDS & ~seen
     base = (np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0), np.int64(0))
     for q in range(n):
         base = tuple_setitem(base, q, t[HAND + me] if q == me else t[KNOWN + q])
