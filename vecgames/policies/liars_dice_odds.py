@@ -40,7 +40,7 @@ import numpy as np
 
 from ..core.jit import jit
 from ..core.stack import stack_array
-from ..games.liars_dice.bids import FEI, FEI_FACES, ZHAI, ZHAI_FACES
+from ..games.liars_dice.bids import FEI, FEI_FACES, ZHAI, ZHAI_FACES, bid_count
 from ..games.liars_dice.odds import MAX_TOTAL_DICE, TAIL
 from ..games.liars_dice.rules import (
     BIDS,
@@ -82,14 +82,6 @@ def _column(index, total_dice):
     if index < fei:
         return index % FEI_FACES
     return FEI_FACES + (index - fei) % ZHAI_FACES
-
-
-@jit
-def _count(index, total_dice):
-    fei = FEI_FACES * total_dice
-    if index < fei:
-        return index // FEI_FACES + 1
-    return (index - fei) // ZHAI_FACES + 1
 
 
 @jit
@@ -178,7 +170,7 @@ def _posterior(t, r, prm, dist):
             continue
         index = seq[n - 1 - k]
         ev_col[ne] = _column(index, total)
-        ev_need[ne] = _count(index, total)
+        ev_need[ne] = bid_count(index, total)
         ev_kind[ne] = k % players
         ne += 1
     # factor tables by o's need (count - its matches, clipped): its bid believed / let pass
@@ -230,7 +222,7 @@ def _holds(dist, own, index, d, unknown, total):
     """P(bid index holds) given the posterior marginals, own matches and unknown other dice."""
     col = _column(index, total)
     mode = FEI if col < FEI_FACES else ZHAI
-    need = _count(index, total) - own[col]
+    need = bid_count(index, total) - own[col]
     q = 0.0
     for m in range(d + 1):
         q += dist[col * _MS + m] * TAIL[mode, unknown, _clip(need - m, unknown)]
@@ -305,7 +297,7 @@ def _bid_value(dist, own, index, d, unknown, total, modelled, call, pmf, v):
     ``call`` by its need (then the bid decides), or raises (worth v)."""
     col = _column(index, total)
     mode = FEI if col < FEI_FACES else ZHAI
-    count = _count(index, total)
+    count = bid_count(index, total)
     need = count - own[col]
     seen = total - d
     value = 0.0
