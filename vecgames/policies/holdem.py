@@ -44,7 +44,9 @@ from ..games.holdem.rules import (
     raise_bounds,
 )
 from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
-from .holdem_equity import equity_action
+
+# A module, not a name: it imports the rules, whose package imports this module.
+from . import holdem_equity
 
 POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform", "equity")
 # One line each on how the built-in players play (``vecgames.players("holdem")``).
@@ -177,7 +179,7 @@ def policy_action(policy, s, i, r):
     if policy == STRENGTH_PLAYER:
         return strength_action(s, i, r)
     if policy == EQUITY_PLAYER:
-        return equity_action(s, i, r)
+        return holdem_equity.equity_action(s, i, r)
     t = s.table[i]
     owed = t[CUR_BET] > t[BET + t[PLAYER]]
     if policy == CHECKER:

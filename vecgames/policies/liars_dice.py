@@ -20,7 +20,9 @@ from ..core.jit import jit
 from ..games.liars_dice.bids import B_FEI_START, B_ZHAI_START, FEI_FACES
 from ..games.liars_dice.odds import bid_holds_probability
 from ..games.liars_dice.rules import DICE, LAST, PLAYER, bid_made, random_legal
-from .liars_dice_odds import odds
+
+# A module, not a name: it imports the rules, whose package imports this module.
+from . import liars_dice_odds
 
 POLICIES = ("random", "heuristic", "odds")
 # One line each on how the built-in players play (``vecgames.players("liars_dice")``).
@@ -68,7 +70,7 @@ def policy_action(policy, s, i, r, threshold):
     if policy == HEURISTIC:
         return heuristic(s, i, r, threshold)
     if policy == ODDS:
-        return odds(s, i, r)
+        return liars_dice_odds.odds(s, i, r)
     return random_legal(s, i, r)
 
 

@@ -19,7 +19,7 @@ from ...core.jit import jit
 from ...core.rng import check_seed, seed_stream
 from ...core.simulation import SimJob, max_threads, numba_threads, resolve_policies
 from ...core.validation import check_bool, check_int
-from ...policies.zhajinhua import POLICIES, RANDOM, policy_action, random_legal
+from ...policies import zhajinhua as policies  # a module: policies.zhajinhua imports the rules
 from .rules import (
     DECISIONS,
     END,
@@ -57,10 +57,10 @@ def _play_game(s, j, r, seat_policy, seed, game, record, action_counts, fast_ran
     done = False
     if fast_random:  # every seat random, nothing recorded: no dispatch (2-4% of a game's time)
         while not done:
-            done = step_one(s, j, random_legal(s, j, r), r)
+            done = step_one(s, j, policies.random_legal(s, j, r), r)
     while not done:
         p = t[PLAYER]
-        a = policy_action(seat_policy[p], s, j, r)
+        a = policies.policy_action(seat_policy[p], s, j, r)
         if record:
             rnd = min(t[ROUND], last_round)
             action_counts[numba.get_thread_id(), rnd, t[PHASE], 2 * p + ((t[SEEN] >> p) & 1),
@@ -116,7 +116,7 @@ def _play_games(s, slot, r, seat_policy, seed, first_game, lo, hi, record, actio
     t = s.table[slot]
     fast_random = not record
     for q in range(r.num_players):
-        fast_random &= seat_policy[q] == RANDOM
+        fast_random &= seat_policy[q] == policies.RANDOM
     for j in range(lo, hi):
         _play_game(s, slot, r, seat_policy, seed, first_game + j, record, action_counts,
                    fast_random)
@@ -180,7 +180,7 @@ def plan(num_games: int, policy: str | Sequence[str] = "random", seed: int = 0,
     seed64 = check_seed(seed)
     summary = check_bool(summary, "summary")
     record = check_bool(record_actions, "record_actions")
-    seat_policy = resolve_policies(policy, rules.num_players, POLICIES)
+    seat_policy = resolve_policies(policy, rules.num_players, policies.POLICIES)
     if not summary and num_games > MAX_PER_GAME_ROWS:
         raise ValueError(f"num_games above {MAX_PER_GAME_ROWS:,} needs summary=True "
                          f"(per-game rows would not fit in memory), got {num_games:,}")
@@ -231,7 +231,7 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
     else:
         df = _games_frame(out, rules.num_players, job.first_game)
     df.attrs.update(game="zhajinhua", seed=job.seed, num_games=job.num_games,
-                    policy=[POLICIES[k] for k in job.params["seat_policy"]],
+                    policy=[policies.POLICIES[k] for k in job.params["seat_policy"]],
                     rules=rules_to_options(rules))
     if job.params["record"]:
         df.attrs["action_counts"] = out["action_counts"]
