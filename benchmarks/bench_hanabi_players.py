@@ -1,13 +1,14 @@
-"""The Hanabi ``conventions`` player: strength (self-play, and the paired gain over ``rules``)
-and speed, as tables.
+"""A built-in Hanabi player (``conventions``, ``hat``, ...): strength (self-play, and the
+paired gain over ``rules``) and speed, as tables.
 
-    python benchmarks/bench_hanabi_conventions.py [--games 100000] [--seed 0] [--players 2]
-                                                  [--speed-games 200000] [--threads 2]
+    python benchmarks/bench_hanabi_players.py [--policy conventions] [--games 100000]
+                                              [--seed 0] [--players 2] [--speed-games 200000]
+                                              [--threads 2]
 
-Strength: ``vecgames.simulate("hanabi", games, policy="conventions", seed=seed,
-num_players=P)``: mean score with its 95% CI (1.96 standard errors), the perfect-game (25) and
-bomb-out (lives lost, score 0) rates, and the mean per-game difference from ``rules`` on the
-same deals (same seed) with its 95% CI. Speed: games/s of the same call with
+Strength: ``vecgames.simulate("hanabi", games, policy=POLICY, seed=seed, num_players=P)``:
+mean score with its 95% CI (1.96 standard errors), the perfect-game (25) and bomb-out
+(lives lost, score 0) rates, and the mean per-game difference from ``rules`` on the same
+deals (same seed) with its 95% CI. Speed: games/s of the same call with
 ``summary=True``, the best of three runs after a warm-up call that compiles
 (``--speed-games 0`` skips it). Run the speed part alone on the machine: timings of
 concurrent jobs mean nothing.
@@ -26,11 +27,9 @@ import numpy as np  # noqa: E402
 import vecgames  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
-POLICY = "conventions"
 
-
-def strength(players: int, games: int, seed: int) -> list[str]:
-    df = vecgames.simulate("hanabi", games, policy=POLICY, seed=seed, num_players=players)
+def strength(policy: str, players: int, games: int, seed: int) -> list[str]:
+    df = vecgames.simulate("hanabi", games, policy=policy, seed=seed, num_players=players)
     score = df["score"].to_numpy(np.float64)
     base = vecgames.simulate("hanabi", games, policy="rules", seed=seed,
                              num_players=players)["score"].to_numpy(np.float64)
@@ -43,18 +42,19 @@ def strength(players: int, games: int, seed: int) -> list[str]:
             f"{games:,}", str(seed)]
 
 
-def speed(players: int, games: int, threads: int | None) -> list[str]:
+def speed(policy: str, players: int, games: int, threads: int | None) -> list[str]:
     def work() -> None:
-        vecgames.simulate("hanabi", games, policy=POLICY, seed=0, num_players=players,
+        vecgames.simulate("hanabi", games, policy=policy, seed=0, num_players=players,
                           summary=True, num_threads=threads)
 
-    vecgames.simulate("hanabi", 64, policy=POLICY, seed=0, num_players=players, summary=True)
+    vecgames.simulate("hanabi", 64, policy=policy, seed=0, num_players=players, summary=True)
     seconds = best_seconds(work)
     return [str(players), f"{games:,}", f"{seconds:.2f} s", f"{games / seconds:,.0f}"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--policy", default="conventions")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--players", type=int, nargs="+", default=[2])
@@ -65,11 +65,12 @@ def main() -> None:
     if args.games > 0:
         print_table(["players", "mean", "95% CI", "perfect %", "bomb-out %",
                      "gain over rules", "games", "seed"],
-                    [strength(p, args.games, args.seed) for p in args.players])
+                    [strength(args.policy, p, args.games, args.seed) for p in args.players])
     if args.speed_games > 0:
         print()
         print_table(["players", "games", "best of 3", "games/s"],
-                    [speed(p, args.speed_games, args.threads) for p in args.players])
+                    [speed(args.policy, p, args.speed_games, args.threads)
+                     for p in args.players])
 
 
 if __name__ == "__main__":
