@@ -18,6 +18,7 @@ from vecgames.games.hanabi.rules import (
     FIRE,
     INFO,
     LIFE,
+    MEMO_ON,
     NUM_TYPES,
     PLAYER,
     SCORE,
@@ -236,6 +237,7 @@ def test_player_memo_moves_with_the_cards(players):
     seed_streams(s.rng, np.uint64(3), 0)
     reset_one(s, 0, r)
     assert not s.memo.any()
+    s.table[0, MEMO_ON] = 1  # a player uses the memo in this game (``use_memo``)
     serial = 1
     for seat in range(players):
         for slot in range(h):
@@ -258,4 +260,4 @@ def test_player_memo_moves_with_the_cards(players):
         moves += 1
     assert (s.memo[0, :, h:] == 7).all()
     reset_one(s, 0, r)
-    assert not s.memo.any()
+    assert not s.memo.any() and s.table[0, MEMO_ON] == 0

@@ -30,6 +30,7 @@ from ..games.hanabi.rules import (
     held,
     know_at,
     revealed_at,
+    use_memo,
 )
 
 EVEN = sum(1 << (2 * x) for x in range(25))  # every type's bit
@@ -295,6 +296,7 @@ def _give(memo_q, r, is_color, value, focus, fmask, new):
 @jit
 def decide(s, i, r, prm):
     """The conventions player's action for the player to act in env i (tunables ``prm``)."""
+    use_memo(s, i)
     t = s.table[i]
     n = r.num_players
     p = t[PLAYER]

@@ -59,6 +59,7 @@ from ..games.hanabi.rules import (
     TYPE_COPIES,
     card_at,
     know_at,
+    use_memo,
 )
 
 ALL_TYPES = (1 << 25) - 1
@@ -477,6 +478,7 @@ def _useless(hs, base, n, dead):
 def hat_action(s, i, r):
     """The hat player's move for the player to act in env i; writes what the move makes
     public to ``s.memo[i]``."""
+    use_memo(s, i)
     t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
