@@ -42,10 +42,10 @@ from vecgames.play.liars_dice import LiarsDiceGame
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
 POLICIES = {"zhajinhua": ("random", "uniform", "heuristic", "percentile"),
-            "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform"),
+            "holdem": ("random", "call", "raise", "check", "strength", "raise-uniform", "equity"),
             "liars_dice": ("random", "heuristic", "odds"),
-            "hanabi": ("random", "rules"),
-            "dayaoguai": ("random", "weakest", "pickup", "shed")}
+            "hanabi": ("random", "rules", "hat", "conventions"),
+            "dayaoguai": ("random", "weakest", "pickup", "shed", "plan")}
 
 
 def fuzz(examples: int) -> settings:
@@ -87,7 +87,8 @@ OPTIONS: dict[str, dict[str, st.SearchStrategy[Any]]] = {
                    "num_rounds": st.integers(1, 3), "forbid_repeat_bids": st.booleans(),
                    "reward": st.sampled_from(["zero_sum", "seed"]),
                    "variant": st.sampled_from(["zhai_fei", "basic"]),
-                   "max_round_steps": st.integers(1, 200)},
+                   "max_round_steps": st.integers(1, 200),
+                   "min_first_count": st.one_of(st.none(), st.integers(1, 4))},
     "hanabi": {"num_players": st.integers(2, 5), "random_start": st.booleans(),
                "end": st.sampled_from(["final_round", "deck_empty"]),
                "discard_at_max": st.sampled_from(["forbidden", "capped"]),

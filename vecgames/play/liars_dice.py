@@ -595,7 +595,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rounds", type=int, default=1, help="rounds in the match (default 1)")
     p.add_argument("--dice", type=int, default=5, help="dice per player (default 5)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
-    p.add_argument("--agent", default="heuristic", metavar="heuristic|random|PATH.pt[,...]",
+    p.add_argument("--agent", default="heuristic", metavar="|".join(POLICIES) + "|PATH.pt[,...]",
                    help="the computer's players: a baseline policy or a checkpoint of "
                         "vecgames.training.liars_dice (needs torch; default heuristic), or a "
                         "comma list with one per computer seat in seat order")
