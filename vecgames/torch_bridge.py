@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .core.validation import check_list
+from .core.validation import check_list, shown
 from .core.vec_env import VecEnv
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -101,8 +101,8 @@ class TorchBridge:
         known = sorted(k for k, v in env._info.items() if isinstance(v, np.ndarray))
         for key in info_keys:
             if not isinstance(key, str) or key not in known:
-                raise ValueError(f"info_keys: {key!r} is not an info array of this env; "
-                                 f"it has {known}")
+                raise ValueError(f"info_keys: {shown(repr(key))} is not an info array of this "
+                                 f"env; it has {known}")
         self.info_keys: tuple[str, ...] = _INFO_KEYS + tuple(
             k for k in info_keys if k not in _INFO_KEYS)
         self._staged = self.device.type != "cpu"
