@@ -187,11 +187,11 @@ def test_tiny_run_writes_checkpoint_curve_and_eval(tmp_path, capsys):
                     str(out), "--checkpoint-every", "1", "--no-progress", "--seed", "5"])
     assert code == 0
     printed = capsys.readouterr().out
-    assert all(f"vs 3 {name}" in printed for name in POLICIES) and "95% CI" in printed
+    assert all(f"vs 3 {name}" in printed for name in dy.POLICIES) and "95% CI" in printed
     assert (out / "checkpoints" / "iter_000002.pt").exists()
     assert (out / "learning_curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     record = json.loads((out / "eval.json").read_text())
-    assert set(record["evals"]) == set(POLICIES)
+    assert set(record["evals"]) == set(dy.POLICIES)
     for r in record["evals"].values():
         assert r["games"] == 64 and r["ci95_low"] <= r["mean"] <= r["ci95_high"]
         assert 0.0 <= r["truncated"] <= 1.0 and r["mean_steps"] <= 60
@@ -222,7 +222,7 @@ def test_parse_config():
     assert cfg.minutes == 2 and cfg.iterations is None and cfg.mix == "weakest=1"
     d = dy.parse_config([])
     assert d.iterations == 100 and d.players == 4 and d.max_steps == 1000
-    assert d.eval_opponents == POLICIES
+    assert d.eval_opponents == dy.POLICIES  # the rule baselines ('plan' is too slow for them)
     for bad in (["--mix", "shark=1"], ["--gamma", "1.5"], ["--max-steps", "0"]):
         with pytest.raises(SystemExit):
             dy.parse_config(bad)
