@@ -20,7 +20,7 @@ import pandas as pd
 from ..core.cards import format_cards, parse_cards
 from ..core.rng import check_seed
 from ..core.simulation import progress_slices
-from ..core.validation import check_bool, check_int
+from ..core.validation import check_bool, check_int, shown
 from . import equity_kernels as K
 from .equity import equity
 from .ranges import CLASS_NAMES, CLASS_SIZES, class_combos
@@ -159,8 +159,8 @@ def equity_vs_random(opponents=range(1, 10), samples: int = 200_000, seed: int =
                          f"{opponents}")
     samples = check_int(samples, "samples", 1, 10**12)
     check_seed(seed)
-    if backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+    if not isinstance(backend, str) or backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {shown(repr(backend))}")
     if backend == "local" and ray_options:
         raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
     cells = [(name, n) for n in opponents if n > 1 for name in CLASS_NAMES]
