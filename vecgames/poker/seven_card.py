@@ -37,8 +37,19 @@ with np.load(DATA_FILE) as _data:
     CARD_BIT: np.ndarray = _data["CARD_BIT"]
     FLUSH_TABLE: np.ndarray = _data["FLUSH_TABLE"]
     ROW_OFFSET: np.ndarray = _data["ROW_OFFSET"]
-    RANK_TABLE: np.ndarray = _data["RANK_TABLE"]
-for _table in (CARD_KEY, CARD_BIT, FLUSH_TABLE, ROW_OFFSET, RANK_TABLE):
+    _RANK_ROWS: np.ndarray = _data["RANK_TABLE"]
+
+# ``evaluate(check=False)`` promises garbage ids a garbage strength, never a read past a
+# table: ``_k`` reads any uint8 id (ids past 51 weigh nothing), and the rank table is
+# padded to a power of two so its index is masked, one AND that costs no measurable speed.
+_KEY_BY_BYTE = np.zeros(256, np.int64)
+_KEY_BY_BYTE[:52] = CARD_KEY
+_RANK_INDEX_MASK = (1 << int(len(_RANK_ROWS) - 1).bit_length()) - 1
+RANK_TABLE = np.zeros(_RANK_INDEX_MASK + 1, _RANK_ROWS.dtype)
+RANK_TABLE[:len(_RANK_ROWS)] = _RANK_ROWS
+_FLUSH_INDEX_MASK = len(FLUSH_TABLE) - 1
+assert len(FLUSH_TABLE) & _FLUSH_INDEX_MASK == 0  # a power of two: the mask keeps reads in
+for _table in (CARD_KEY, CARD_BIT, FLUSH_TABLE, ROW_OFFSET, RANK_TABLE, _KEY_BY_BYTE):
     _table.flags.writeable = False
 
 _u8 = np.uint8
@@ -51,7 +62,7 @@ def rank_strength(key):
     # Unsigned indices spare Numba's negative-index wrap-around.
     rank_sum = np.uint64(key & RANK_MASK)
     row = np.uint64(ROW_OFFSET[rank_sum & np.uint64(ROW_MASK)])
-    return RANK_TABLE[row + (rank_sum >> np.uint64(ROW_BITS))]
+    return RANK_TABLE[(row + (rank_sum >> np.uint64(ROW_BITS))) & np.uint64(_RANK_INDEX_MASK)]
 
 
 @jit(inline=True)
@@ -77,7 +88,7 @@ def _suit_mask(card, suit):
 @jit(inline=True)
 def _k(card):
     # Unsigned index: no negative-index wrap-around in the hot loop.
-    return CARD_KEY[np.uint8(card)]
+    return _KEY_BY_BYTE[np.uint8(card)]
 
 
 @jit(inline=True)
@@ -85,8 +96,8 @@ def evaluate_5(c0, c1, c2, c3, c4):
     key = KEY_BASE + _k(c0) + _k(c1) + _k(c2) + _k(c3) + _k(c4)
     if key & FLUSH_BITS:
         s = flush_suit(key)
-        return FLUSH_TABLE[_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
-                           | _suit_mask(c3, s) | _suit_mask(c4, s)]
+        return FLUSH_TABLE[(_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
+                            | _suit_mask(c3, s) | _suit_mask(c4, s)) & _FLUSH_INDEX_MASK]
     return rank_strength(key)
 
 
@@ -95,8 +106,9 @@ def evaluate_6(c0, c1, c2, c3, c4, c5):
     key = KEY_BASE + _k(c0) + _k(c1) + _k(c2) + _k(c3) + _k(c4) + _k(c5)
     if key & FLUSH_BITS:
         s = flush_suit(key)
-        return FLUSH_TABLE[_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
-                           | _suit_mask(c3, s) | _suit_mask(c4, s) | _suit_mask(c5, s)]
+        return FLUSH_TABLE[(_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
+                            | _suit_mask(c3, s) | _suit_mask(c4, s) | _suit_mask(c5, s))
+                           & _FLUSH_INDEX_MASK]
     return rank_strength(key)
 
 
@@ -110,9 +122,9 @@ def evaluate_7(c0, c1, c2, c3, c4, c5, c6):
     key = _key_7(c0, c1, c2, c3, c4, c5, c6)
     if key & FLUSH_BITS:
         s = flush_suit(key)
-        return FLUSH_TABLE[_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
-                           | _suit_mask(c3, s) | _suit_mask(c4, s) | _suit_mask(c5, s)
-                           | _suit_mask(c6, s)]
+        return FLUSH_TABLE[(_suit_mask(c0, s) | _suit_mask(c1, s) | _suit_mask(c2, s)
+                            | _suit_mask(c3, s) | _suit_mask(c4, s) | _suit_mask(c5, s)
+                            | _suit_mask(c6, s)) & _FLUSH_INDEX_MASK]
     return rank_strength(key)
 
 
