@@ -5,7 +5,7 @@ the simulate frames do not keep seat by seat.
 >>> log = decision_log("hanabi", ["rules", "random"], 500)
 >>> log[["game", "seat", "action"]]        # one row per decision, attrs["players"]: the labels
 
-The games are played by ``vecgames.policies.run`` (the runner of ``simulate(players=...)``);
+The games are played by ``vecgames.simulators.mixed`` (the runner of ``simulate(players=...)``);
 a game's ``before(env, rows, actions)`` and ``after(env, rows, table, before)`` add columns
 read from the state before the step and from the table after it (the finished game's table
 for a game that ended).
@@ -68,7 +68,7 @@ def decision_log(game: str, players: Any, num_games: int, before: Before | None 
     per seat, as ``simulate(players=...)``) and the rule options; ``attrs["players"]``: the
     seat labels, ``attrs["games"]``: ``num_games``."""
     import vecgames
-    from vecgames.policies.run import Table, play_wave
+    from vecgames.simulators.mixed import Table, play_wave
 
     table = Table(game, players, options)
     env = vecgames.make(game, num_envs=min(num_games, num_envs), seed=seed,

@@ -1,7 +1,7 @@
 """Who sits in which seat: the player label of every seat of a simulate frame, and the seats
 grouped by player, so that the reports give strategy statistics per player, not per seat.
 
-A frame names its seats in ``attrs["players"]`` (frames of ``vecgames.policies.run.
+A frame names its seats in ``attrs["players"]`` (frames of ``vecgames.simulators.mixed.
 play_games``: any mix of built-in, callable and checkpoint players), else in
 ``attrs["policies"]`` (Hold'em) or ``attrs["policy"]`` (the other games: one name for every
 seat, a list with one per seat, or a comma label such as ``"rules,random"``).

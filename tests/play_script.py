@@ -9,7 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from vecgames.play.terminal import Match, View, row_state
+from vecgames.play.terminal import Match
+from vecgames.policies.human import View, row_state
 
 ILLEGAL = object()  # stands for a move the game knows but that is not legal at that prompt
 BAD_INPUTS = ("", "xyzzy", ILLEGAL, "?")

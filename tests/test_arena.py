@@ -275,7 +275,7 @@ def test_mixed_players():
 
 def test_duplicate_deals_through_play_games():
     """The env path deals game g from its stream before any player acts, as the kernels do."""
-    from vecgames.policies.run import play_games
+    from vecgames.simulators.mixed import play_games
 
     a = play_games("zhajinhua", ["heuristic", first_legal], 100, num_players=2)
     b = play_games("zhajinhua", [first_legal, "heuristic"], 100, num_players=2)

@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.cli import TRAIN_HINT, main
+from vecgames.cli import main
+from vecgames.cli_args import TRAIN_HINT
 
 
 def test_version(capsys):
@@ -116,7 +117,7 @@ def _help_argvs() -> list[list[str]]:
     from vecgames.cli import PLAY_GAMES, subcommands
 
     argvs = [["--help"]] + [[name, "--help"] for name in subcommands()]
-    argvs += [["train", game, "--help"] for game in sorted(vecgames.core.registry.GAMES)]
+    argvs += [["train", game, "--help"] for game in sorted(vecgames.api.GAMES)]
     argvs += [["play", game, "--help"] for game in PLAY_GAMES]
     return argvs
 
@@ -178,7 +179,7 @@ def test_simulate_liars_dice_report(tmp_path, capsys):
 def test_every_game_with_a_report_writes_it():
     from vecgames.cli import REPORTS
 
-    assert set(REPORTS) == set(vecgames.core.registry.GAMES)
+    assert set(REPORTS) == set(vecgames.api.GAMES)
 
 
 # ---------------------------------------------------------------- progress bars

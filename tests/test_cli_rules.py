@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 import vecgames
-from vecgames.cli import CLIError, main, parse_rule
-from vecgames.core.registry import default_policy
+from vecgames.api import default_policy
+from vecgames.cli import main
+from vecgames.cli_args import CLIError, parse_rule
 
 DEFAULTS = {"flag": False, "count": 3, "ratio": 0.5, "mode": "a", "seat": None}
 

@@ -9,7 +9,7 @@ import pytest
 
 import vecgames
 from vecgames.analysis.dayaoguai_report import limit_table, seat_table, write_report
-from vecgames.core.registry import default_policy
+from vecgames.api import default_policy
 from vecgames.games.dayaoguai import DEFAULT_OPTIONS, beats, make_rules
 from vecgames.games.dayaoguai.names import XIYOUJI, seat_label
 from vecgames.games.dayaoguai.rules import (

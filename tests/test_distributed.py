@@ -12,7 +12,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.core.registry import simulation_module
+from vecgames.api import simulation_module
 from vecgames.core.simulation import SimJob, merge_outputs
 from vecgames.poker.preflop import count_boards
 
@@ -166,10 +166,11 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
 
 
 def test_equity_vs_random_sharded(cluster):
+    from vecgames.distributed import equity_vs_random_ray
     from vecgames.poker.preflop import equity_vs_random
 
     local = equity_vs_random([1, 3], samples=500, seed=2)
-    sharded = equity_vs_random([1, 3], samples=500, seed=2, backend="ray", num_shards=5)
+    sharded = equity_vs_random_ray([1, 3], samples=500, seed=2, num_shards=5)
     pd.testing.assert_frame_equal(local, sharded, check_exact=True)
     assert sharded["3_std_error"].gt(0).all()
 

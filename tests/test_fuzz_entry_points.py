@@ -31,9 +31,9 @@ from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
 import vecgames
+from vecgames.api import simulation_module
 from vecgames.cli import main as cli_main
 from vecgames.cli import subcommands
-from vecgames.core.registry import simulation_module
 from vecgames.games.hanabi import jaxmarl
 from vecgames.games.hanabi.rules import DECK_SIZE
 from vecgames.games.holdem.facade import TexasPoker
@@ -401,7 +401,7 @@ def test_ray_tables_check_before_connecting(cells: Any, samples: Any, seed: Any,
 def test_simulate_without_policy_names_it() -> None:
     """A game module needs a player; ``vecgames.simulate`` reads None as the default one."""
     for game in GAMES:
-        module = importlib.import_module(f"vecgames.games.{game}")
+        module = importlib.import_module(f"vecgames.simulators.{game}")
         with pytest.raises(TypeError, match="policy"):
             module.simulate(2, policy=None)
 

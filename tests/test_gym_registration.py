@@ -16,7 +16,7 @@ gymnasium = pytest.importorskip("gymnasium")
 import vecgames  # noqa: E402
 from vecgames.adapters.gym_env import GymEnv, VecGymEnv  # noqa: E402
 from vecgames.adapters.registration import register_envs  # noqa: E402
-from vecgames.core.registry import GAMES, gym_id  # noqa: E402
+from vecgames.api import GAMES, gym_id  # noqa: E402
 
 IDS = {name: gym_id(name) for name in GAMES}
 
@@ -80,6 +80,9 @@ def test_rule_options_pass_through():
     "import vecgames, gymnasium",  # Gymnasium imported after vecgames: the import hook
     "import gymnasium, vecgames",  # before: registered at once
     "import gymnasium",  # not at all: the module:id form imports vecgames
+    # a look-up that imports nothing first (importlib.util.find_spec): the hook stays for the
+    # real import (it used to leave at the look-up, and the ids were never registered)
+    "import vecgames, importlib.util; importlib.util.find_spec('gymnasium'); import gymnasium",
 ])
 def test_import_orders(order):
     env_id = "vecgames:vecgames/Hanabi-v0" if order == "import gymnasium" else IDS["hanabi"]

@@ -12,6 +12,7 @@ torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.games.liars_dice import action_to_bid, num_actions  # noqa: E402
+from vecgames.policies import nets  # noqa: E402
 from vecgames.training import liars_dice as ld  # noqa: E402
 
 
@@ -19,7 +20,7 @@ from vecgames.training import liars_dice as ld  # noqa: E402
 def test_each_action_reads_its_heads(players, dice):
     total = players * dice
     a_n = num_actions(players, dice)
-    net = ld.FourHeadQNet(7, a_n, hidden=8, layers=1)
+    net = nets.FourHeadQNet(7, a_n, hidden=8, layers=1)
     obs = torch.randn(5, 7)
     with torch.no_grad():
         heads = net.heads(net.trunk(obs))  # [5, 4 + D + 6]
@@ -44,7 +45,7 @@ def test_four_heads_train_and_round_trip(tmp_path):
                     "--selfplay-refresh", "2", "--out", str(out), "--no-progress"]) == 0
     assert json.loads((out / "config.json").read_text())["head"] == "four"
     agent = ld.load_agent(out / "final.pt")
-    assert isinstance(agent.net, ld.FourHeadQNet)
+    assert isinstance(agent.net, nets.FourHeadQNet)
     assert agent.net.heads.out_features == 4 + 10 + 6  # 20 outputs, not 111
     env = vecgames.make("liars_dice", num_envs=16, seed=3, **agent.env_options())
     obs, info = env.reset()
@@ -56,7 +57,7 @@ def test_four_heads_train_and_round_trip(tmp_path):
 
 def test_combined_stays_the_default_and_bad_heads_are_refused():
     assert ld.Config().head == "combined"
-    assert isinstance(ld.make_qnet("combined", 22, 111, 8, 1), ld.QNet)
+    assert isinstance(nets.make_qnet("combined", 22, 111, 8, 1), nets.QNet)
     with pytest.raises(SystemExit, match="--head"):
         ld.parse_config(["--head", "three"])
     with pytest.raises(ValueError, match="head"):

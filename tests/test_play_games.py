@@ -10,7 +10,7 @@ import pytest
 
 import vecgames
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.run import play_games
+from vecgames.simulators.mixed import play_games
 
 # Per game: a mix of built-in players, one per seat (a deterministic one beside random ones).
 # Da Yaoguai's games are cut at 300 steps: deterministic players can cycle for ever. Hold'em

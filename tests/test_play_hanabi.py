@@ -9,7 +9,8 @@ from play_script import assert_answered, narrated, play, watch
 from vecgames.cli import main as cli_main
 from vecgames.games.hanabi.rules import HAND
 from vecgames.play.hanabi import VIEW
-from vecgames.play.terminal import Match, row_state
+from vecgames.play.terminal import Match
+from vecgames.policies.human import row_state
 
 
 def own_cards_unseen(match: Match, block: list[str]) -> None:

@@ -99,7 +99,7 @@ def test_a_compare_before_the_last_showdown_puts_out_the_weaker_hand():
 
     import vecgames
     from vecgames.games.zhajinhua.rules import ALIVE, COMPARE0
-    from vecgames.play.terminal import row_state
+    from vecgames.policies.human import row_state
 
     seen = 0
     for seed in range(300):

@@ -18,7 +18,7 @@ def test_every_builtin_player_is_described(game):
     assert set(module.DESCRIPTIONS) == set(module.POLICIES)
     for name, how in described.items():
         assert how.strip() and "\n" not in how, name  # one line each
-    default = vecgames.core.registry.default_policy(game)
+    default = vecgames.api.default_policy(game)
     assert default in described
 
 

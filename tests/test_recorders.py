@@ -33,7 +33,7 @@ def one_thread() -> Iterator[None]:
 
 
 def recorder(game: str, env: Any, num_games: int, **kwargs: Any) -> Any:
-    return importlib.import_module(f"vecgames.games.{game}.record").Recorder(
+    return importlib.import_module(f"vecgames.simulators.{game}_record").Recorder(
         env, num_games, **kwargs)
 
 

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.core.registry import GAMES, game_info
+from vecgames.api import GAMES, game_info
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +96,7 @@ def small_chunks(monkeypatch):
 
 
 def _count_runs(monkeypatch, name: str) -> list[int]:
-    from vecgames.core.registry import simulation_module
+    from vecgames.api import simulation_module
 
     module, sizes = simulation_module(name), []
     run = module.run

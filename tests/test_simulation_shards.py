@@ -8,7 +8,7 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vecgames.core.registry import GAMES, simulation_module
+from vecgames.api import GAMES, simulation_module
 from vecgames.core.simulation import merge_outputs
 
 OPTIONS = {"zhajinhua": {"record_actions": True}, "holdem": {"num_players": 3},

@@ -38,6 +38,7 @@ import numpy as np
 
 import vecgames
 from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field
+from vecgames.policies.nets import ActorCritic
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import ray_rollouts, runs
@@ -103,34 +104,6 @@ class Config:
 
     def env_options(self) -> dict[str, Any]:
         return {**self.rule_options(), "obs": "jaxmarl", "observers": "current"}
-
-
-# -- the policy ----------------------------------------------------------------------------
-def _layer(n_in: int, n_out: int, gain: float) -> nn.Linear:
-    layer = nn.Linear(n_in, n_out)
-    nn.init.orthogonal_(layer.weight, gain)
-    nn.init.zeros_(layer.bias)
-    return layer
-
-
-class ActorCritic(nn.Module):
-    """JaxMARL's Hanabi MLP: a shared ReLU embedding, then an actor branch (hidden -> logits,
-    illegal actions -inf) and a critic branch (hidden -> value)."""
-
-    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 512):
-        super().__init__()
-        g = math.sqrt(2.0)
-        self.embed = nn.Sequential(_layer(obs_dim, hidden, g), nn.ReLU())
-        self.actor = nn.Sequential(_layer(hidden, hidden, g), nn.ReLU(),
-                                   _layer(hidden, num_actions, 0.01))
-        self.critic = nn.Sequential(_layer(hidden, hidden, g), nn.ReLU(), _layer(hidden, 1, 1.0))
-        self.obs_dim, self.num_actions, self.hidden = obs_dim, num_actions, hidden
-
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (illegal actions -> -inf) and the value."""
-        h = self.embed(obs)
-        logits = self.actor(h).masked_fill(~mask, float("-inf"))
-        return logits, self.critic(h).squeeze(-1)
 
 
 def sample_actions(logits: torch.Tensor, generator: torch.Generator | None,

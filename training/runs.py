@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import pickle
 import sys
 from collections.abc import Callable
 from dataclasses import asdict
@@ -21,11 +20,11 @@ from typing import IO, Any
 import numpy as np
 
 from vecgames.core.simulation import is_terminal
+from vecgames.policies.checkpoint import FORMAT, load_checkpoint
 from vecgames.torch_bridge import import_torch
 
 torch = import_torch()
 
-FORMAT = 2  # the checkpoint layout; files without this key (older releases) are refused
 CHECKPOINTS = "checkpoints"
 # Everything a trainer writes into its --out folder (--overwrite deletes exactly these).
 RUN_FILES = ("config.json", "final.pt", "history.json", "learning_curve.png", "eval.json",
@@ -143,24 +142,6 @@ def save_checkpoint(path: Path, payload: dict[str, Any]) -> None:
     tmp = path.with_name(path.name + ".tmp")
     torch.save({"format": FORMAT, **plain(payload)}, tmp)
     os.replace(tmp, path)
-
-
-def load_checkpoint(path: str | os.PathLike, device: Any = "cpu") -> dict[str, Any]:
-    """A checkpoint written by a vecgames trainer, loaded with ``weights_only=True``.
-
-    Raises ValueError naming the file when it holds anything but tensors and plain data (the
-    unpickler refuses it before any of its code runs) or was written before this format.
-    """
-    try:
-        ckpt = torch.load(path, map_location=device, weights_only=True)
-    except pickle.UnpicklingError as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ValueError(f"refusing to load {os.fspath(path)}: it holds objects other than "
-                         f"tensors and plain data ({first})") from None
-    if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
-        raise ValueError(f"{os.fspath(path)} is not a checkpoint of this vecgames version "
-                         "(those of vecgames 0.2.0 and earlier cannot be loaded; retrain)")
-    return ckpt
 
 
 def rng_state(generator: torch.Generator) -> dict[str, torch.Tensor]:

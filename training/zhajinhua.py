@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 import vecgames
+from vecgames.policies.nets import PolicyNet
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import ray_rollouts, runs
@@ -98,25 +99,6 @@ class Config:
     def __post_init__(self) -> None:
         if self.iterations is None and self.minutes is None:
             self.iterations = 100
-
-
-# -- the policy ----------------------------------------------------------------------------
-class PolicyNet(nn.Module):
-    """MLP trunk with a masked-softmax policy head and a value head (the baseline)."""
-
-    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 128):
-        super().__init__()
-        self.trunk = nn.Sequential(
-            nn.Linear(obs_dim, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU()
-        )
-        self.pi = nn.Linear(hidden, num_actions)
-        self.v = nn.Linear(hidden, 1)
-
-    def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        """Masked logits (illegal actions -> -inf) and the value (in RETURN_SCALE units)."""
-        h = self.trunk(obs)
-        logits = self.pi(h).masked_fill(~mask, float("-inf"))
-        return logits, self.v(h).squeeze(-1)
 
 
 def sample_actions(logits: torch.Tensor, generator: torch.Generator,

@@ -7,11 +7,13 @@
 ['zhajinhua', 'holdem', 'liars_dice', 'hanabi', 'dayaoguai']
 """
 
-from . import games  # callable: vecgames.games() is list_games()
+from . import games
 from .adapters import register_gymnasium_ids
+from .api import CallableGames, GameInfo, list_games, simulate
 from .arena import ArenaResult, arena
-from .core import VecEnv, format_cards, make, parse_cards, simulate
-from .core.registry import GameInfo, list_games, players
+from .core import VecEnv, format_cards, parse_cards
+from .games.catalog import make
+from .policies.catalog import players
 from .policies.checkpoint import load_player
 from .policies.protocol import Player
 
@@ -19,4 +21,5 @@ __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANG
 __all__ = ["ArenaResult", "GameInfo", "Player", "VecEnv", "__version__", "arena", "format_cards",
            "games", "list_games", "load_player", "make", "parse_cards", "players", "simulate"]
 
+games.__class__ = CallableGames  # vecgames.games() is list_games()
 register_gymnasium_ids()  # gymnasium.make("vecgames/Holdem-v0"); never imports Gymnasium

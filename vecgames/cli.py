@@ -27,12 +27,21 @@ import importlib
 import os
 import sys
 import time
-from typing import Any, NoReturn
+from typing import Any
 
 from . import __version__
-from .core.registry import GAMES
+from .cli_args import (
+    FLAG_OF_ARG,
+    PROG,
+    RULE_FLAGS,
+    TRAIN_HINT,
+    CLIError,
+    Parser,
+    flagged,
+    parse_rule,
+)
+from .games.catalog import GAMES
 
-PROG = "vecgames"
 # Interactive games (``vecgames play GAME``): command-line name -> module with main(argv).
 PLAY_GAMES: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
                               "holdem": "vecgames.play.holdem",
@@ -40,7 +49,6 @@ PLAY_GAMES: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
                               "liars_dice": "vecgames.play.liars_dice",
                               "hanabi": "vecgames.play.hanabi",
                               "dayaoguai": "vecgames.play.dayaoguai"}
-TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Report writers per game; a game without one rejects --report.
 REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
                            "holdem": "vecgames.analysis.holdem_report",
@@ -49,41 +57,7 @@ REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
                            "dayaoguai": "vecgames.analysis.dayaoguai_report"}
 # Games per seat assignment of the arena that `simulate --report` runs among distinct players.
 ARENA_GAMES = 2_000
-# Rule options: CLI flag -> library keyword (only the flags given are passed on).
-RULE_FLAGS: dict[str, str] = {
-    "--players": "num_players",
-    "--ante": "ante",
-    "--max-rounds": "max_rounds",
-    "--no-compare-rounds": "no_compare_rounds",
-    "--a23": "a23",
-    "--special-235": "special_235",
-    "--first-player": "first_player",
-    "--stack": "stack",
-    "--small-blind": "small_blind",
-    "--big-blind": "big_blind",
-    "--dice": "dice",
-    "--rounds": "num_rounds",
-    "--base": "base",
-    "--max-steps": "max_steps",
-}
-# Library argument name -> CLI flag, to name the flag in error messages.
-FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
-    "num_games": "--games", "policy": "--policy", "players": "--policy", "seed": "--seed",
-    "num_threads": "--threads", "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard",
-    "address": "--address"}
 
-
-class CLIError(Exception):
-    """A usage error found after parsing: printed as ``vecgames: error: ...``, exit code 2."""
-
-
-class Parser(argparse.ArgumentParser):
-    """argparse with a usage error on one line, ``vecgames: error: ...`` (exit code 2), like
-    the errors found after parsing; ``--help`` still shows the usage. Subcommand parsers
-    are of the same class."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
 
 
 # ---------------------------------------------------------------- parser
@@ -280,9 +254,15 @@ def _preflop(args: argparse.Namespace) -> int:
 
     _check_output(args.out, "--out")
     options = _ray_options(args)
+    options.pop("backend", None)
     start = time.perf_counter()
     try:
-        counts = compute_preflop_matrix(progress=show_progress(None), **options)
+        if args.backend == "ray":
+            from .distributed.tables import compute_preflop_matrix_ray
+
+            counts = compute_preflop_matrix_ray(progress=show_progress(None), **options)
+        else:
+            counts = compute_preflop_matrix(progress=show_progress(None))
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
     elapsed = time.perf_counter() - start
@@ -305,7 +285,8 @@ def _list(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from .core.registry import list_games, players
+    from .api import list_games
+    from .policies.catalog import players
 
     infos = list_games()
     if args.json:
@@ -354,40 +335,6 @@ def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str
     return options
 
 
-_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
-
-
-def parse_rule(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
-    """``KEY=VALUE`` of ``--rule``: VALUE read as the type of KEY's default (bool: true/false,
-    int, float, str; a None default takes an int, ``none`` or a word)."""
-    key, sep, raw = text.partition("=")
-    key, raw = key.strip().replace("-", "_"), raw.strip()
-    if not sep or not key or not raw:
-        raise CLIError(f"argument --rule: expected KEY=VALUE, got {text!r}")
-    if key not in defaults:
-        raise CLIError(f"argument --rule: unknown rule option {key!r} "
-                       f"(this game's options: {', '.join(defaults)})")
-    default = defaults[key]
-    try:
-        if isinstance(default, bool):
-            if raw.lower() not in _TRUE + _FALSE:
-                raise ValueError
-            return key, raw.lower() in _TRUE
-        if isinstance(default, int):
-            return key, int(raw)
-        if isinstance(default, float):
-            return key, float(raw)
-        if default is None:
-            if raw.lower() == "none":
-                return key, None
-            try:
-                return key, int(raw)
-            except ValueError:
-                return key, raw
-    except ValueError:
-        kind = "true or false" if isinstance(default, bool) else type(default).__name__
-        raise CLIError(f"argument --rule: {key} takes {kind}, got {raw!r}") from None
-    return key, raw
 
 
 def _policy(text: str) -> str | list[str]:
@@ -403,16 +350,6 @@ def _seat_players(text: str) -> dict[str, Any]:
     if any(item.endswith(".pt") or os.sep in item or os.path.exists(item) for item in items):
         return {"players": spec}
     return {"policy": spec}
-
-
-def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
-    """The library's message, prefixed with the CLI flag of the argument it names
-    (``flag_of_arg``: library argument -> flag; default this command's)."""
-    msg = str(exc)
-    for arg, flag in (FLAG_OF_ARG if flag_of_arg is None else flag_of_arg).items():
-        if msg.startswith(arg + " "):
-            return f"argument {flag}: {msg}"
-    return msg
 
 
 def _seat_summary(df: Any, summary: bool) -> Any:
@@ -562,10 +499,10 @@ def _check_output(path: str | None, flag: str) -> None:
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .core.registry import simulate
+    from .api import simulate
 
     if args.policy is None:
-        from .core.registry import default_policy
+        from .simulators import default_policy
 
         args.policy = default_policy(args.game)
     if args.summary and args.report:

@@ -21,17 +21,17 @@ def _register() -> None:
 
 
 class _AfterGymnasiumImport:
-    """A one-shot ``sys.meta_path`` finder: when ``gymnasium`` is first imported, it lets the
-    usual finders locate it and runs ``_register`` right after the module has executed."""
+    """A ``sys.meta_path`` finder: when ``gymnasium`` is imported, it locates it as the path
+    finder would and runs ``_register`` right after the module has executed, then leaves.
+    A mere look-up (``importlib.util.find_spec("gymnasium")``, which imports nothing) leaves
+    it in place for the real import."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname != "gymnasium":
             return None
-        import importlib.util
+        from importlib.machinery import PathFinder
 
-        if self in sys.meta_path:
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        spec = PathFinder.find_spec(fullname, path)
         loader = None if spec is None else spec.loader
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
@@ -39,6 +39,8 @@ class _AfterGymnasiumImport:
 
         def exec_then_register(module: Any) -> None:
             exec_module(module)
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
             _register()
 
         loader.exec_module = exec_then_register  # type: ignore[method-assign]

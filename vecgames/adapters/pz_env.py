@@ -24,8 +24,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-import vecgames
 from vecgames.core.validation import check_actions, check_int, is_str
+from vecgames.games.catalog import make
 
 
 class _Table:
@@ -38,7 +38,7 @@ class _Table:
                 raise ValueError("the PettingZoo adapters observe every Hanabi seat: "
                                  "observers must be 'all' (the default here)")
             options = {**options, "observers": "all"}
-        self.env = vecgames.make(game, num_envs=1, seed=seed, **options)
+        self.env = make(game, num_envs=1, seed=seed, **options)
         self._all_seats = game == "hanabi"
         if not (render_mode is None or is_str(render_mode, "ansi")):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")

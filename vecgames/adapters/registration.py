@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from gymnasium.envs.registration import register, registry
 
-from ..core.registry import GAMES, gym_id
+from ..games.catalog import GAMES, gym_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from .gym_env import VecGymEnv

@@ -9,8 +9,9 @@ from typing import Any
 
 import numpy as np
 
-import vecgames
 from vecgames.core.validation import check_actions, check_int, is_str
+from vecgames.core.vec_env import VecEnv
+from vecgames.games.catalog import make
 
 # ``opponents(obs, mask) -> actions`` for the rows of the tables where an opponent acts.
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -38,7 +39,7 @@ class SeatedTables:
                                                   "current"):
             raise ValueError("the single-agent adapters observe the seat to act: "
                              "hanabi's observers must be 'current'")
-        self.env = vecgames.make(game, num_envs=num_envs, seed=seed, **options)
+        self.env = make(game, num_envs=num_envs, seed=seed, **options)
         self.seat = check_int(seat, "seat", 0, self.env.num_players - 1)
         if not (is_str(opponents, "random") or callable(opponents)):
             raise ValueError(f"opponents must be 'random' or a callable (obs, mask) -> actions, "
@@ -52,7 +53,7 @@ class SeatedTables:
         self.unplayed_reward = np.zeros(b, np.float32)
         self.unplayed_games = np.zeros(b, np.int64)
         self.illegal = np.zeros(b, np.bool_)  # the agent's action was refused (penalty mode)
-        self._actions = np.full(b, vecgames.VecEnv.WAIT, np.int64)
+        self._actions = np.full(b, VecEnv.WAIT, np.int64)
 
     def reset(self, seed: int | None, rng: np.random.Generator) -> None:
         """New games everywhere, played by the opponents up to the agent's first decision."""

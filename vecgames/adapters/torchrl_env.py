@@ -34,9 +34,9 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Binary, Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
-import vecgames
 from vecgames.core.rng import check_seed
 from vecgames.core.validation import check_actions, is_str
+from vecgames.games.catalog import make
 from vecgames.torch_bridge import TorchBridge, to_numpy_actions
 
 
@@ -76,7 +76,7 @@ class TorchRLEnv(EnvBase):
                                                   "current"):
             raise ValueError("TorchRLEnv observes the seat to act: hanabi's observers must be "
                              "'current'")
-        self.native = vecgames.make(game, num_envs=num_envs, seed=seed, **options)
+        self.native = make(game, num_envs=num_envs, seed=seed, **options)
         self.bridge = TorchBridge(self.native, device)
         super().__init__(device=self.bridge.device, batch_size=torch.Size([num_envs]))
         b, a, n = num_envs, self.native.num_actions, self.native.num_players

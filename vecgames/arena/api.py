@@ -13,10 +13,11 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ..core.registry import UNITS, simulation_module
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int, check_list
+from ..games.catalog import UNITS
+from ..simulators import simulation_module
 from .matches import MatchJob, play_match
 from .payoffs import COOPERATIVE, no_duplicate_reason, unit_of
 from .players import (

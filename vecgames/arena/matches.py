@@ -1,6 +1,6 @@
 """Playing the arena's matches: one job per seat assignment (or a piece of one), each giving
 the seats' payoffs game by game. A job of built-in players only runs in the game's
-``simulate`` kernels; any other runs through ``vecgames.policies.run.play_games``. Game g of a
+``simulate`` kernels; any other runs through ``vecgames.simulators.mixed.play_games``. Game g of a
 job depends on (seed, g) only, so any split of a job gives the same payoffs."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.registry import simulation_module
 from ..core.simulation import even_bounds
+from ..simulators import simulation_module
 from .payoffs import seat_payoffs
 from .players import Entrant, seat_spec
 
@@ -46,7 +46,7 @@ def play_match(job: MatchJob) -> np.ndarray:
                            first_game=job.first_game, **job.options)
         df = module.frame(plan, module.run(plan))
     else:
-        from ..policies.run import play_games
+        from ..simulators.mixed import play_games
 
         df = play_games(job.game, [seat_spec(seat) for seat in job.seats], job.num_games,
                         seed=job.seed, first_game=job.first_game, progress=False, **job.options)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..core.registry import players as builtin_players
+from ..policies.catalog import players as builtin_players
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,7 +65,7 @@ def players_rule_options(game: str, entrants: list[Entrant], options: dict[str, 
     others = [e.player for e in entrants if e.builtin is None]
     if not others:
         return {}
-    from ..policies.run import merged_env_options
+    from ..simulators.mixed import merged_env_options
 
     merged = merged_env_options(game, others, options)
     return {key: value for key, value in merged.items()
@@ -79,8 +79,8 @@ def check_tables(game: str, tables: list[tuple[Entrant, ...]], options: dict[str
              if any(e.builtin is None for e in seats)}
     if not mixed:
         return
-    from ..core.registry import make
-    from ..policies.run import Table
+    from ..games.catalog import make
+    from ..simulators.mixed import Table
 
     for seats in mixed.values():
         table = Table(game, [seat_spec(e) for e in seats], options)

@@ -1,7 +1,7 @@
 """What every game's recorder shares: ``simulate``'s frame from games driven through ``env.step``.
 
 A recorder (``vecgames.games.<game>.record.Recorder``) watches a batched env play games
-``0 .. num_games - 1`` (``vecgames.policies.run.play_games`` drives it) and fills the same
+``0 .. num_games - 1`` (``vecgames.simulators.mixed.play_games`` drives it) and fills the same
 per-game output arrays as that game's ``simulate.run``, so the game's own ``simulate.frame``
 builds the table: the columns, dtypes, row order and attrs are those of the in-kernel path by
 construction. Per step the runner calls

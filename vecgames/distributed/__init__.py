@@ -5,5 +5,7 @@ optional extra (``pip install "vecgames[ray]"``); nothing here is imported by
 
 from .cluster import connect, run_sharded
 from .simulate import simulate_ray
+from .tables import compute_preflop_matrix_ray, equity_vs_random_ray
 
-__all__ = ["connect", "run_sharded", "simulate_ray"]
+__all__ = ["compute_preflop_matrix_ray", "connect", "equity_vs_random_ray", "run_sharded",
+           "simulate_ray"]

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.registry import default_policy, simulation_module
 from ..core.simulation import SimJob, merge_outputs
 from ..core.validation import check_bool, check_int
+from ..simulators import default_policy, simulation_module
 from .cluster import run_sharded, shard_count
 
 NO_CACHE = {"VECGAMES_NO_CACHE": "1"}  # see vecgames.core.jit

@@ -10,11 +10,38 @@ from functools import partial
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ..core.rng import check_seed
 from ..core.validation import as_array, check_bool, check_int, check_list
-from ..poker.preflop import CLASS_NAMES, count_boards, random_equities
+from ..poker.preflop import (
+    CLASS_NAMES,
+    count_boards,
+    matrix_from_counts,
+    preflop_tasks,
+    random_equities,
+    vs_random_cells,
+    vs_random_frame,
+)
 from .cluster import run_sharded, shard_count, split_evenly
+
+
+def compute_preflop_matrix_ray(**ray_options: Any) -> dict[str, np.ndarray]:
+    """``vecgames.poker.preflop.compute_preflop_matrix`` with the (hero, villain) pairs
+    counted in shards on a Ray cluster: the same integers. ``ray_options``: those of
+    ``count_boards_ray`` (``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``,
+    ``progress``)."""
+    assignments, owners = preflop_tasks()
+    return matrix_from_counts(owners, count_boards_ray(assignments, **ray_options))
+
+
+def equity_vs_random_ray(opponents=range(1, 10), samples: int = 200_000, seed: int = 0,
+                         **ray_options: Any) -> pd.DataFrame:
+    """``vecgames.poker.preflop.equity_vs_random`` with its Monte Carlo cells run in shards
+    on a Ray cluster: the same numbers. ``ray_options``: those of ``random_equities_ray``."""
+    opponents, samples, cells = vs_random_cells(opponents, samples, seed)
+    return vs_random_frame(opponents, cells,
+                           random_equities_ray(cells, samples, seed, **ray_options))
 
 
 def count_boards_ray(assignments: np.ndarray, *, address: str | None = None,

@@ -26,8 +26,8 @@ from ..games.dayaoguai.rules import (
     field,
     hand_text,
 )
+from ..policies.human import Move, View
 from . import terminal
-from .terminal import Move, View
 
 SUIT_LETTERS = "hscd"  # the order of rules.SUIT_SYMBOLS: ♥ ♠ ♣ ♦
 

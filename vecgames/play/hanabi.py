@@ -30,8 +30,8 @@ from ..games.hanabi.rules import (
     hands,
     knowledge,
 )
+from ..policies.human import Move, View
 from . import terminal
-from .terminal import Move, View
 
 COLOR_WORDS = ("red", "yellow", "green", "white", "blue")
 

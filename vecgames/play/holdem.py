@@ -23,8 +23,8 @@ from ..games.holdem.observe import discrete_to_amount
 from ..games.holdem.rules import STREET_NAMES, field, raise_bounds
 from ..poker.describe import describe
 from ..poker.seven_card import evaluate
+from ..policies.human import Move, View
 from . import terminal
-from .terminal import Move, View
 
 SHORT_FRACTIONS = {0.5: "h", 1.0: "p", 2.0: "2p"}
 

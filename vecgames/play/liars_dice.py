@@ -8,8 +8,8 @@
 
 One table (a ``LiarsDiceEnv`` with a single env) where one seat is a person who types bids at
 the prompt and every other seat is an agent: the ``heuristic`` or ``random`` baseline of
-``vecgames.policies.liars_dice``, or a checkpoint of ``vecgames.training.liars_dice``
-(``load_agent``); one for every computer seat or a comma list, one per computer seat.
+``vecgames.policies.liars_dice``, or a checkpoint of the Liar's Dice trainer
+(``vecgames.load_player``); one for every computer seat or a comma list, one per computer seat.
 ``--watch`` (spectator mode, the seed's ``--render`` of AI-vs-AI games) gives every seat to the
 agents and prints the match move by move with every seat's dice; with a seed it is replayable.
 A typed move is checked before it reaches the env (``explain_illegal`` names the rule it
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cli import TRAIN_HINT, Parser
+from ..cli_args import TRAIN_HINT, Parser
 from ..core.rng import check_seed
 from ..core.validation import check_bool, check_int
 from ..games.liars_dice.bids import (
@@ -48,8 +48,9 @@ from ..games.liars_dice.bids import (
 )
 from ..games.liars_dice.env import LiarsDiceEnv
 from ..games.liars_dice.rules import make_rules, rules_to_options
+from ..policies.human import QUIT_WORDS
 from ..policies.liars_dice import DEFAULT_THRESHOLD, POLICIES, check_threshold, env_actions
-from .terminal import QUIT_WORDS, PlayError, agent_list, check_delay, check_io, run_command
+from .terminal import PlayError, agent_list, check_delay, check_io, run_command
 from .terminal import ordinal as _ordinal
 
 PROG = "vecgames play liars-dice"
@@ -192,15 +193,16 @@ class _Baseline:
 
 
 class _Checkpoint:
-    def __init__(self, path: str, agent: Any):
-        self.path, self.agent = path, agent
-        self.observation = agent.observation
+    def __init__(self, path: str, player: Any):
+        self.path, self.player = path, player  # a vecgames.policies.checkpoint.CheckpointPlayer
+        self.observation = player.env_options["observation"]
 
     def describe(self) -> str:
         return f"agent {self.path}"
 
     def act(self, env: Any, obs: np.ndarray, mask: np.ndarray) -> int:
-        out = self.agent.act(np.array(obs, np.float32), np.array(mask, np.bool_))
+        rows = np.array(obs, np.float32).reshape(1, -1)
+        out = self.player(rows, np.array(mask, np.bool_).reshape(1, -1))
         return int(np.asarray(out).reshape(-1)[0])
 
 
@@ -236,24 +238,26 @@ def load_opponent(agent: str, num_players: int, dice: int, threshold: float) -> 
         raise PlayError(f"argument --agent: must be one of {', '.join(POLICIES)} or a "
                         f"checkpoint file, and {agent!r} is neither (no such file)")
     try:
-        from vecgames.training.liars_dice import load_agent
+        from ..policies.checkpoint import load_player
+
+        loaded = load_player(path, device="cpu")
     except ImportError as exc:
-        raise PlayError(f"argument --agent: playing a checkpoint needs torch and the trainer "
-                        f"(vecgames.training.liars_dice): {exc}; install them with:\n"
-                        f"    {TRAIN_HINT}",
-                        code=1) from None
-    try:
-        loaded = load_agent(str(path), device="cpu")
+        raise PlayError(f"argument --agent: playing a checkpoint needs torch: {exc}; install "
+                        f"it with:\n    {TRAIN_HINT}", code=1) from None
     except Exception as exc:  # a bad or foreign file: say which and why, no traceback
         raise PlayError(f"argument --agent: cannot load {agent}: {exc}", code=1) from None
-    theirs = (int(getattr(loaded, "num_players", -1)), int(getattr(loaded, "dice", -1)))
+    if loaded.game != "liars_dice":
+        raise PlayError(f"argument --agent: {agent} is a {loaded.game} checkpoint, not a "
+                        f"Liar's Dice one", code=1)
+    options = loaded.env_options
+    theirs = (int(options.get("num_players", -1)), int(options.get("dice", -1)))
     if theirs != (num_players, dice):
         raise PlayError(f"argument --agent: {agent} was trained for {theirs[0]} players with "
                         f"{theirs[1]} dice each, and this table has {num_players} players with "
                         f"{dice} dice: play it with --players {theirs[0]} --dice {theirs[1]}")
-    if getattr(loaded, "observation", None) not in ("seed", "full"):
+    if options.get("observation") not in ("seed", "full"):
         raise PlayError(f"argument --agent: {agent} has an unknown observation "
-                        f"{getattr(loaded, 'observation', None)!r} (expected 'seed' or 'full')")
+                        f"{options.get('observation')!r} (expected 'seed' or 'full')")
     return _Checkpoint(agent, loaded)
 
 
@@ -337,8 +341,7 @@ class LiarsDiceGame:
         for seat_agent in self.agents.values():  # a checkpoint plays the rules it learned
             if not isinstance(seat_agent, _Checkpoint):
                 continue
-            options = getattr(seat_agent.agent, "env_options", None)
-            theirs = options().get("variant", "zhai_fei") if callable(options) else "zhai_fei"
+            theirs = seat_agent.player.env_options.get("variant", "zhai_fei")
             if theirs != table_variant:
                 raise PlayError(f"argument --agent: {seat_agent.path} was trained for variant "
                                 f"{theirs!r} and this table plays {table_variant!r}: play it "

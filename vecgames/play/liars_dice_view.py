@@ -14,8 +14,8 @@ import numpy as np
 
 from ..games.liars_dice.bids import action_to_bid, format_bid
 from ..games.liars_dice.rules import field, unpack_counts
+from ..policies.human import Move, View
 from .liars_dice import lowest_legal, rules_text
-from .terminal import Move, View
 
 
 def _f(s: Any, name: str) -> Any:

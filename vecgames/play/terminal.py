@@ -17,16 +17,17 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from ..core.rng import check_seed
 from ..core.validation import check_bool, check_int, shown
-
-QUIT_WORDS = ("q", "quit", "exit")
-HELP_WORDS = ("?", "help", "rules")
-PROMPT = "Your move: "
+from ..policies.human import (  # the prompt is the human player's; views build on it
+    Quit,
+    View,
+    row_state,
+)
 
 
 class PlayError(ValueError):
@@ -36,20 +37,6 @@ class PlayError(ValueError):
     def __init__(self, message: str, code: int = 2):
         super().__init__(message)
         self.code = code
-
-
-class Quit(Exception):
-    """The person left: typed 'q' or the input ended."""
-
-
-class Move(NamedTuple):
-    """One action of the seat to act: its id, what to type, what it does, whether it is
-    legal now."""
-
-    action: int
-    short: str
-    text: str
-    legal: bool
 
 
 def check_delay(delay: Any) -> float:
@@ -72,113 +59,7 @@ def check_io(**fns: Any) -> None:
             raise TypeError(f"{name} must be a function, got {type(fn).__name__}")
 
 
-def row_state(state: Any, i: int) -> Any:
-    """A copy of env i's state as a batch of one (the same NamedTuple of arrays): a view
-    renders from it, and it outlives the same-step auto-reset that deals the next game."""
-    return type(state)(*(np.array(a[i:i + 1]) for a in state))
-
-
 # ---------------------------------------------------------------- what a game brings
-
-
-class View:
-    """A game's terminal face. ``s`` below is a one-env state (:func:`row_state`), ``env``
-    the live env (its rules and mask); ``seat`` None means a spectator, who sees everything."""
-
-    game: str = ""  # the registry name
-    title: str = ""
-    default_agent: str = ""  # the built-in player the computer seats get by default
-    example: str = ""  # a typed move, for the help line
-
-    def rules_text(self, env: Any) -> str:  # pragma: no cover - every game has its own
-        raise NotImplementedError
-
-    def table(self, s: Any, env: Any, seat: int | None) -> str:  # pragma: no cover
-        """What ``seat`` may see now (everything for a spectator)."""
-        raise NotImplementedError
-
-    def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:  # pragma: no cover
-        """Every action of the seat to act, with short names; ``legal`` from ``mask``."""
-        raise NotImplementedError
-
-    def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
-                done: bool) -> list[str]:  # pragma: no cover
-        """What everyone saw happen: ``before`` the state the move was made in, ``after`` the
-        state it left (the next game's when ``done``); ``action`` an action id, or a Hold'em
-        built-in's exact (kind, raise-to) pair."""
-        raise NotImplementedError
-
-    def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
-                  seat: int | None, truncated: bool) -> str:  # pragma: no cover
-        """The end of a game: what is shown, and everyone's result (``total``: the game's
-        summed rewards per seat)."""
-        raise NotImplementedError
-
-    def menu(self, moves: list[Move], s: Any, env: Any, mask: np.ndarray) -> str:
-        """The legal moves as shown at the prompt."""
-        return menu(moves)
-
-
-def menu(moves: Sequence[Move]) -> str:
-    """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""
-    return "Moves: " + " | ".join(f"{m.short} {m.text}" for m in moves if m.legal)
-
-
-def _key(text: str) -> str:
-    return "".join(text.lower().split())
-
-
-def read_move(text: str, moves: Sequence[Move]) -> Move | str:
-    """The move ``text`` names (its short name or its text, case and spaces ignored), or why
-    none: unknown, or not legal now."""
-    key = _key(text)
-    found = [m for m in moves if key in (_key(m.short), _key(m.text))]
-    legal = [m for m in found if m.legal]
-    if legal:
-        return legal[0]
-    if found:
-        return f"{found[0].short} ({found[0].text}) is not allowed now"
-    return f"unknown move {text.strip()!r}"
-
-
-def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
-        print_fn: Callable[[str], Any]) -> int:
-    """Show env i from its acting seat's side, list the legal moves and read one; re-asks on
-    anything else without touching the game. Raises :class:`Quit` on 'q' or end of input."""
-    s = row_state(env.state, i)
-    moves = view.moves(s, env, env.action_mask[i])
-    legal = [m for m in moves if m.legal]
-    if len(legal) == 1:  # nothing to decide: not worth a prompt
-        print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
-        return legal[0].action
-    print_fn(view.table(s, env, int(env.current_player[i])))
-    listed = view.menu(moves, s, env, env.action_mask[i])
-    print_fn(listed)
-    while True:
-        try:
-            text = input_fn(PROMPT)
-        except EOFError:
-            print_fn("")
-            print_fn("End of input: quitting.")
-            raise Quit from None
-        words = text.strip().lower()
-        if words in QUIT_WORDS:
-            print_fn("Quitting.")
-            raise Quit
-        if words in HELP_WORDS:
-            print_fn(view.rules_text(env))
-            print_fn(listed)
-            continue
-        if not words:
-            print_fn(f"  Type a move from the list (e.g. '{view.example}'), '?' for the "
-                     "rules or 'q' to quit.")
-            continue
-        move = read_move(text, moves)
-        if isinstance(move, str):
-            print_fn(f"  Not a move: {move}.")
-            print_fn("  " + listed)
-            continue
-        return move.action
 
 
 # ---------------------------------------------------------------- players
@@ -229,10 +110,10 @@ class Match:
                  delay: float = 0.0, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[[str], Any] = print,
                  sleep_fn: Callable[[float], Any] = time.sleep, **options: Any):
-        from ..core.registry import make
+        from ..games.catalog import make
         from ..policies.human import HumanPlayer
         from ..policies.protocol import resolve_items
-        from ..policies.run import Table
+        from ..simulators.mixed import Table
 
         self.view = view
         self.watch = check_bool(watch, "watch")
@@ -342,7 +223,7 @@ class Match:
         """The acting seat's move (the runner's ``choose``: players' outputs checked under the
         env's illegal-action contract), and the step's outputs. The move is an action id, or
         a Hold'em built-in's exact (kind, raise-to) pair."""
-        from ..policies.run import choose
+        from ..simulators.mixed import choose
 
         try:
             actions, exact = choose(self.env, self.table, obs, info, np.ones(1, np.bool_))
@@ -374,7 +255,7 @@ class Match:
 
 
 def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
-    from ..cli import Parser
+    from ..cli_args import Parser
 
     p = Parser(prog=prog, description=f"Play {view.title} in the terminal against the "
                "computer, or watch the computer play every seat (--watch). Type a move's "
@@ -405,7 +286,7 @@ def main(view: View, argv: list[str] | None = None,
     2 usage error, 130 interrupted)."""
     import importlib
 
-    from ..cli import CLIError, parse_rule
+    from ..cli_args import CLIError, parse_rule
 
     prog = f"vecgames play {view.game}"
     try:
@@ -435,7 +316,7 @@ def run_command(prog: str, build: Callable[[], Any], flag_of_arg: dict[str, str]
                 print_fn: Callable[[str], Any]) -> int:
     """Build a match (its options and players are checked before anything is played: a
     usage error exits 2, a :class:`PlayError` its own code), then run it (Ctrl-C: 130)."""
-    from ..cli import flagged
+    from ..cli_args import flagged
 
     try:
         match = build()

@@ -29,8 +29,8 @@ from ..games.zhajinhua.rules import (
     field,
 )
 from ..poker.three_card import CATEGORY_NAMES, compare_3
+from ..policies.human import Move, View
 from . import terminal
-from .terminal import Move, View
 
 
 def _f(s: Any, name: str) -> Any:

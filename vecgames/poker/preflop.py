@@ -20,7 +20,7 @@ import pandas as pd
 from ..core.cards import format_cards, parse_cards
 from ..core.rng import check_seed
 from ..core.simulation import progress_slices
-from ..core.validation import check_bool, check_int, shown
+from ..core.validation import check_bool, check_int
 from . import equity_kernels as K
 from .equity import equity
 from .ranges import CLASS_NAMES, CLASS_SIZES, class_combos
@@ -75,27 +75,23 @@ def count_boards(assignments: np.ndarray) -> np.ndarray:
     return out
 
 
-def compute_preflop_matrix(backend: str = "local", **ray_options) -> dict[str, np.ndarray]:
+def compute_preflop_matrix(progress: bool = False) -> dict[str, np.ndarray]:
     """Exact heads-up counts for every class pair (hero i <= villain j computed, the rest by
     symmetry): arrays ``wins``, ``ties``, ``losses``, ``combos`` [169, 169].
 
-    ``backend="ray"`` counts shards of the pairs on a Ray cluster (the same integers);
-    ``ray_options`` go to ``vecgames.distributed.tables.count_boards_ray``. ``progress=True``
-    (local too): a progress bar on stderr; the pairs are then counted in chunks (the same
-    integers)."""
+    ``progress=True``: a progress bar on stderr; the pairs are then counted in chunks (the
+    same integers). On a Ray cluster: ``vecgames.distributed.compute_preflop_matrix_ray``."""
+    progress = check_bool(progress, "progress")
     assignments, owners = preflop_tasks()
-    if backend == "ray":
-        from ..distributed.tables import count_boards_ray
+    out = np.concatenate([count_boards(assignments[part]) for part in
+                          progress_slices(len(assignments), "hand pairs", progress)])
+    return matrix_from_counts(owners, out)
 
-        out = count_boards_ray(assignments, **ray_options)
-    elif backend == "local":
-        progress = check_bool(ray_options.pop("progress", False), "progress")
-        if ray_options:
-            raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
-        out = np.concatenate([count_boards(assignments[part]) for part in
-                              progress_slices(len(assignments), "hand pairs", progress)])
-    else:
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
+
+def matrix_from_counts(owners: list[tuple[int, int, int]],
+                       out: np.ndarray) -> dict[str, np.ndarray]:
+    """The 169 x 169 tables of ``compute_preflop_matrix`` from ``count_boards`` of every task
+    of ``preflop_tasks`` (``owners``: its (hero class, villain class, combos) per task)."""
     num = len(CLASS_NAMES)
     wins, ties, losses, combos = (np.zeros((num, num), np.int64) for _ in range(4))
     for (i, j, size), counts in zip(owners, out, strict=True):
@@ -142,14 +138,20 @@ def preflop_matrix() -> pd.DataFrame:
                         columns=pd.Index(CLASS_NAMES, name="villain"))
 
 
-def equity_vs_random(opponents=range(1, 10), samples: int = 200_000, seed: int = 0,
-                     backend: str = "local", **ray_options) -> pd.DataFrame:
+def equity_vs_random(opponents=range(1, 10), samples: int = 200_000,
+                     seed: int = 0) -> pd.DataFrame:
     """Each class's equity against 1..9 random hands: exact heads-up (from the matrix),
     Monte Carlo (``samples`` deals per class, with its standard error) beyond.
 
-    ``backend="ray"`` runs the Monte Carlo cells in shards on a Ray cluster (the same numbers:
-    each cell depends on its class, ``samples`` and ``seed`` only); ``ray_options`` go to
-    ``vecgames.distributed.tables.random_equities_ray``."""
+    Each cell depends on its class, ``samples`` and ``seed`` only; on a Ray cluster the cells
+    run in shards with the same numbers (``vecgames.distributed.equity_vs_random_ray``)."""
+    opponents, samples, cells = vs_random_cells(opponents, samples, seed)
+    return vs_random_frame(opponents, cells, random_equities(cells, samples, seed))
+
+
+def vs_random_cells(opponents, samples: int,
+                    seed: int) -> tuple[list[int], int, list[tuple[str, int]]]:
+    """``equity_vs_random``'s checked arguments: (opponents, samples, its Monte Carlo cells)."""
     if isinstance(opponents, (str, bytes)) or not isinstance(opponents, Iterable):
         raise TypeError(f"opponents must be a list of numbers of random opponents in 1..9, "
                         f"got {type(opponents).__name__}")
@@ -159,17 +161,12 @@ def equity_vs_random(opponents=range(1, 10), samples: int = 200_000, seed: int =
                          f"{opponents}")
     samples = check_int(samples, "samples", 1, 10**12)
     check_seed(seed)
-    if not isinstance(backend, str) or backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {shown(repr(backend))}")
-    if backend == "local" and ray_options:
-        raise TypeError(f"options {sorted(ray_options)} need backend='ray'")
-    cells = [(name, n) for n in opponents if n > 1 for name in CLASS_NAMES]
-    if backend == "ray":
-        from ..distributed.tables import random_equities_ray
+    return opponents, samples, [(name, n) for n in opponents if n > 1 for name in CLASS_NAMES]
 
-        results = random_equities_ray(cells, samples, seed, **ray_options)
-    else:
-        results = random_equities(cells, samples, seed)
+
+def vs_random_frame(opponents: list[int], cells: list[tuple[str, int]],
+                    results: Sequence[tuple[float, float]]) -> pd.DataFrame:
+    """``equity_vs_random``'s table from the (equity, standard error) of each cell."""
     cell_results = dict(zip(cells, results, strict=True))
     counts = _matrix_counts()
     frame = pd.DataFrame(index=pd.Index(CLASS_NAMES, name="class"))

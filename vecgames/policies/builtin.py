@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.registry import players
+from .catalog import players
 
 # Built-in players that only simulate's kernels can seat: Zha Jin Hua's ``uniform`` picks
 # illegal moves by design (the kernels put it out), which an env refuses.

@@ -1,6 +1,6 @@
 """``vecgames.load_player``: a trainer's checkpoint as a player.
 
-Every vecgames trainer writes checkpoints that ``training/runs.py`` reads back with
+Every vecgames trainer writes checkpoints that ``load_checkpoint`` reads back with
 ``torch.load(weights_only=True)`` (a file holding anything but tensors and plain data is
 refused before any of its code runs). torch is imported here only when a checkpoint is loaded,
 so ``import vecgames`` stays lean.
@@ -9,15 +9,17 @@ so ``import vecgames`` stays lean.
 from __future__ import annotations
 
 import os
+import pickle
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from ..core.registry import GAMES
 from ..core.validation import check_bool
+from ..games.catalog import GAMES
 
+FORMAT = 2  # the checkpoint layout; files without this key (older releases) are refused
 # Env keywords a checkpoint may record that are not the player's to impose: how many rounds
 # a Liar's Dice match has, and the observers of Hanabi's env (the runner's).
 NOT_NEEDED = frozenset({"num_rounds", "observers"})
@@ -96,10 +98,9 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = Tru
     if not file.is_file():
         raise ValueError(f"no checkpoint file at {os.fspath(path)!r}")
     from vecgames.torch_bridge import resolve_device
-    from vecgames.training import runs
 
     dev = resolve_device(device)
-    ckpt = runs.load_checkpoint(file, dev)
+    ckpt = load_checkpoint(file, dev)
     game = checkpoint_game(ckpt, file)
     cfg = ckpt.get("config") or {}
     net, scores = BUILDERS[game](ckpt, cfg)
@@ -141,23 +142,43 @@ def config_env_options(game: str, cfg: dict[str, Any]) -> dict[str, Any]:
     return options
 
 
-# -- the networks, built by each trainer's own classes -------------------------------------
+def load_checkpoint(path: str | os.PathLike, device: Any = "cpu") -> dict[str, Any]:
+    """A checkpoint written by a vecgames trainer, loaded with ``weights_only=True``.
+
+    Raises ValueError naming the file when it holds anything but tensors and plain data (the
+    unpickler refuses it before any of its code runs) or was written before this format.
+    """
+    import torch
+
+    try:
+        ckpt = torch.load(path, map_location=device, weights_only=True)
+    except pickle.UnpicklingError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValueError(f"refusing to load {os.fspath(path)}: it holds objects other than "
+                         f"tensors and plain data ({first})") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != FORMAT:
+        raise ValueError(f"{os.fspath(path)} is not a checkpoint of this vecgames version "
+                         "(those of vecgames 0.2.0 and earlier cannot be loaded; retrain)")
+    return ckpt
+
+
+# -- the networks (vecgames.policies.nets, which imports torch) ----------------------------
 def _policy_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
-    from vecgames.training.zhajinhua import PolicyNet
+    from .nets import PolicyNet
 
     net = PolicyNet(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
     return net, _logits
 
 
 def _actor_critic(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
-    from vecgames.training.hanabi import ActorCritic
+    from .nets import ActorCritic
 
     net = ActorCritic(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
     return net, _logits
 
 
 def _q_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
-    from vecgames.training.liars_dice import make_qnet, masked_q
+    from .nets import make_qnet, masked_q
 
     net = make_qnet(cfg.get("head", "combined"), int(ckpt["obs_dim"]),
                     int(ckpt["num_actions"]), int(cfg["hidden"]), int(cfg["layers"]))

@@ -4,17 +4,24 @@
 ``vecgames.policies.protocol``): for each table where its seat acts it prints what that seat
 may see and the legal moves with short names, and reads a move through ``input_fn``,
 asking again on anything unknown or illegal without touching the game. 'q' or the end of
-input raises ``vecgames.play.terminal.Quit``, which ``vecgames play`` turns into a clean
-end of the match.
+input raises :class:`Quit`, which ``vecgames play`` turns into a clean end of the match.
+
+What a game brings is its terminal :class:`View` (``vecgames.play.<game>.VIEW``, named in
+``VIEWS`` and imported when a person sits down): the table a seat may see, its moves with
+short names, and what each move did.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
 
 import numpy as np
+
+QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("?", "help", "rules")
+PROMPT = "Your move: "
 
 # game -> the module of its terminal view (``VIEW``), imported when a person sits down
 VIEWS: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
@@ -40,8 +47,6 @@ class HumanPlayer:
         self.view = importlib.import_module(VIEWS[game]).VIEW
 
     def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
-        from ..play.terminal import ask
-
         rows = np.asarray(rows, np.int64).reshape(-1)
         return np.array([ask(self.view, env, int(i), self.input_fn, self.print_fn)
                          for i in rows], np.int64)
@@ -49,3 +54,126 @@ class HumanPlayer:
     def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> Any:
         raise TypeError("HumanPlayer reads the table from the env: the runner calls "
                         "act_env(env, rows)")
+
+
+# ---------------------------------------------------------------- the prompt
+
+
+class Quit(Exception):
+    """The person left: typed 'q' or the input ended."""
+
+
+class Move(NamedTuple):
+    """One action of the seat to act: its id, what to type, what it does, whether it is
+    legal now."""
+
+    action: int
+    short: str
+    text: str
+    legal: bool
+
+
+def row_state(state: Any, i: int) -> Any:
+    """A copy of env i's state as a batch of one (the same NamedTuple of arrays): a view
+    renders from it, and it outlives the same-step auto-reset that deals the next game."""
+    return type(state)(*(np.array(a[i:i + 1]) for a in state))
+
+
+class View:
+    """A game's terminal face. ``s`` below is a one-env state (:func:`row_state`), ``env``
+    the live env (its rules and mask); ``seat`` None means a spectator, who sees everything."""
+
+    game: str = ""  # the registry name
+    title: str = ""
+    default_agent: str = ""  # the built-in player the computer seats get by default
+    example: str = ""  # a typed move, for the help line
+
+    def rules_text(self, env: Any) -> str:  # pragma: no cover - every game has its own
+        raise NotImplementedError
+
+    def table(self, s: Any, env: Any, seat: int | None) -> str:  # pragma: no cover
+        """What ``seat`` may see now (everything for a spectator)."""
+        raise NotImplementedError
+
+    def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:  # pragma: no cover
+        """Every action of the seat to act, with short names; ``legal`` from ``mask``."""
+        raise NotImplementedError
+
+    def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
+                done: bool) -> list[str]:  # pragma: no cover
+        """What everyone saw happen: ``before`` the state the move was made in, ``after`` the
+        state it left (the next game's when ``done``); ``action`` an action id, or a Hold'em
+        built-in's exact (kind, raise-to) pair."""
+        raise NotImplementedError
+
+    def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
+                  seat: int | None, truncated: bool) -> str:  # pragma: no cover
+        """The end of a game: what is shown, and everyone's result (``total``: the game's
+        summed rewards per seat)."""
+        raise NotImplementedError
+
+    def menu(self, moves: list[Move], s: Any, env: Any, mask: np.ndarray) -> str:
+        """The legal moves as shown at the prompt."""
+        return menu(moves)
+
+
+def menu(moves: Sequence[Move]) -> str:
+    """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""
+    return "Moves: " + " | ".join(f"{m.short} {m.text}" for m in moves if m.legal)
+
+
+def _key(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def read_move(text: str, moves: Sequence[Move]) -> Move | str:
+    """The move ``text`` names (its short name or its text, case and spaces ignored), or why
+    none: unknown, or not legal now."""
+    key = _key(text)
+    found = [m for m in moves if key in (_key(m.short), _key(m.text))]
+    legal = [m for m in found if m.legal]
+    if legal:
+        return legal[0]
+    if found:
+        return f"{found[0].short} ({found[0].text}) is not allowed now"
+    return f"unknown move {text.strip()!r}"
+
+
+def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
+        print_fn: Callable[[str], Any]) -> int:
+    """Show env i from its acting seat's side, list the legal moves and read one; re-asks on
+    anything else without touching the game. Raises :class:`Quit` on 'q' or end of input."""
+    s = row_state(env.state, i)
+    moves = view.moves(s, env, env.action_mask[i])
+    legal = [m for m in moves if m.legal]
+    if len(legal) == 1:  # nothing to decide: not worth a prompt
+        print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
+        return legal[0].action
+    print_fn(view.table(s, env, int(env.current_player[i])))
+    listed = view.menu(moves, s, env, env.action_mask[i])
+    print_fn(listed)
+    while True:
+        try:
+            text = input_fn(PROMPT)
+        except EOFError:
+            print_fn("")
+            print_fn("End of input: quitting.")
+            raise Quit from None
+        words = text.strip().lower()
+        if words in QUIT_WORDS:
+            print_fn("Quitting.")
+            raise Quit
+        if words in HELP_WORDS:
+            print_fn(view.rules_text(env))
+            print_fn(listed)
+            continue
+        if not words:
+            print_fn(f"  Type a move from the list (e.g. '{view.example}'), '?' for the "
+                     "rules or 'q' to quit.")
+            continue
+        move = read_move(text, moves)
+        if isinstance(move, str):
+            print_fn(f"  Not a move: {move}.")
+            print_fn("  " + listed)
+            continue
+        return move.action

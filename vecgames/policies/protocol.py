@@ -3,7 +3,7 @@
 A player is called as ``player(obs, action_mask) -> actions``: ``obs`` float32 ``[n, obs_dim]``,
 each row the observation of the seat to act (the env's own layout), ``action_mask`` bool
 ``[n, num_actions]``; it returns ``n`` integer actions (numpy, torch or a list). The runner
-(``vecgames.policies.run.play_games``) calls it once per env step with every row where its
+(``vecgames.simulators.mixed.play_games``) calls it once per env step with every row where its
 seat acts. Optional attributes, all read with ``getattr``:
 
 - ``name``: its label in tables (default: the class or function name);
@@ -27,8 +27,8 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from ..core.registry import players as builtin_players
 from .builtin import BuiltinPlayer
+from .catalog import players as builtin_players
 
 
 @runtime_checkable

@@ -1,8 +1,8 @@
-"""Hanabi (JaxMARL rules, RULES.md §4): rules, observations, the batched env and simulation."""
+"""Hanabi (JaxMARL rules, RULES.md §4): rules, observations and the batched env
+(its ``simulate`` is ``vecgames.simulators.hanabi``)."""
 
 from .env import HanabiEnv, action_name, card_text
 from .rules import DEFAULT_OPTIONS, END_NAMES, Rules, State, make_rules
-from .simulate import simulate
 
 __all__ = ["DEFAULT_OPTIONS", "END_NAMES", "HanabiEnv", "Rules", "State", "action_name",
-           "card_text", "make_rules", "simulate"]
+           "card_text", "make_rules"]

@@ -1,9 +1,9 @@
-"""Liar's Dice with 斋/飞: bids, odds, rules, observations, the batched env and simulation."""
+"""Liar's Dice with 斋/飞: bids, odds, rules, observations and the batched
+env (its ``simulate`` is ``vecgames.simulators.liars_dice``)."""
 
 from .bids import action_to_bid, bid_beats, bid_to_action, format_bid, num_actions, parse_bid
 from .env import LiarsDiceEnv
 from .rules import DEFAULT_OPTIONS, Rules, State, make_rules
-from .simulate import simulate
 
 __all__ = [
     "DEFAULT_OPTIONS",
@@ -17,5 +17,4 @@ __all__ = [
     "make_rules",
     "num_actions",
     "parse_bid",
-    "simulate",
 ]

@@ -1,10 +1,10 @@
-"""Zha Jin Hua 扎金花: rules, observation, the batched env and whole-game simulation."""
+"""Zha Jin Hua 扎金花: rules, observation and the batched env (its ``simulate`` is
+``vecgames.simulators.zhajinhua``)."""
 
-from .env import OBSERVATIONS, ZhaJinHuaEnv  # noqa: I001  (rules first: the policies import them)
+from .env import OBSERVATIONS, ZhaJinHuaEnv
 from .observe import OBS_DIM
 from .observe_seed import SEED_OBS_DIM
 from .rules import ACTION_NAMES, DEFAULT_OPTIONS, NUM_ACTIONS, Rules, State, make_rules
-from .simulate import simulate
 
 __all__ = [
     "ACTION_NAMES",
@@ -17,5 +17,4 @@ __all__ = [
     "State",
     "ZhaJinHuaEnv",
     "make_rules",
-    "simulate",
 ]

@@ -1,36 +1,21 @@
-"""``vecgames.make`` and ``vecgames.simulate``: look a game up by name."""
+"""The top of the library: ``vecgames.simulate`` (local or Ray), ``list_games`` and
+``GameInfo``. Everything else it names comes from the layers below (docs/architecture.md)."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
+import types
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .vec_env import VecEnv
+from .core.simulation import numba_threads, run_with_progress, show_progress
+from .games.catalog import GAMES, OBSERVATION_CHOICES, UNITS, game_module, gym_id
+from .simulators import default_policy, simulation_module
 
 if TYPE_CHECKING:  # pragma: no cover
     import pandas as pd
 
-# name -> (module, env class); modules are imported on first use so import stays fast.
-GAMES: dict[str, tuple[str, str]] = {
-    "zhajinhua": ("vecgames.games.zhajinhua", "ZhaJinHuaEnv"),
-    "holdem": ("vecgames.games.holdem", "HoldemEnv"),
-    "liars_dice": ("vecgames.games.liars_dice", "LiarsDiceEnv"),
-    "hanabi": ("vecgames.games.hanabi", "HanabiEnv"),
-    "dayaoguai": ("vecgames.games.dayaoguai", "DaYaoguaiEnv"),
-}
-UNITS = {"holdem": "hands", "liars_dice": "matches"}  # what a simulate "game" is, for a bar
-# name -> the name in its Gymnasium id, vecgames/<Name>-v0 (vecgames.adapters.registration)
-GYM_NAMES: dict[str, str] = {"zhajinhua": "ZhaJinHua", "holdem": "Holdem",
-                             "liars_dice": "LiarsDice", "hanabi": "Hanabi",
-                             "dayaoguai": "DaYaoguai"}
-# name -> (env keyword that picks the observation layout, module holding its choices, tuple)
-OBSERVATION_CHOICES: dict[str, tuple[str, str, str]] = {
-    "liars_dice": ("observation", "vecgames.games.liars_dice.observe", "OBSERVATIONS"),
-    "hanabi": ("obs", "vecgames.games.hanabi.observe", "ENCODERS"),
-    "zhajinhua": ("obs", "vecgames.games.zhajinhua.env", "OBSERVATIONS"),
-}
 # Keywords of every env / simulate, not game-specific: left out of ``GameInfo``.
 _COMMON_ENV_ARGS = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
 _COMMON_SIM_ARGS = frozenset({"num_games", "policy", "seed", "first_game", "num_threads",
@@ -66,12 +51,6 @@ class GameInfo:
     num_actions: int
 
 
-def gym_id(name: str) -> str:
-    """The Gymnasium id of game ``name``, e.g. ``vecgames/Holdem-v0``."""
-    _module(name)
-    return f"vecgames/{GYM_NAMES[name]}-v0"
-
-
 def _keyword_defaults(fn: Any, common: frozenset[str]) -> dict[str, Any]:
     return {p.name: p.default for p in inspect.signature(fn).parameters.values()
             if p.name not in common and p.default is not inspect.Parameter.empty}
@@ -79,7 +58,7 @@ def _keyword_defaults(fn: Any, common: frozenset[str]) -> dict[str, Any]:
 
 def game_info(name: str) -> GameInfo:
     """``GameInfo`` of one game (see ``list_games``)."""
-    module = _module(name)
+    module = game_module(name)
     env_class = getattr(module, GAMES[name][1])
     rules = importlib.import_module(GAMES[name][0] + ".rules")
     policies = importlib.import_module(f"vecgames.policies.{name}")
@@ -112,38 +91,6 @@ def list_games() -> list[GameInfo]:
     return [game_info(name) for name in GAMES]
 
 
-def _module(name: str):
-    if not isinstance(name, str) or name not in GAMES:
-        raise ValueError(f"unknown game {name!r}; available: {sorted(GAMES)}")
-    return importlib.import_module(GAMES[name][0])
-
-
-def simulation_module(name: str):
-    """The game's ``simulate`` module (``plan``/``run``/``frame``, see ``core.simulation``)."""
-    _module(name)
-    return importlib.import_module(GAMES[name][0] + ".simulate")
-
-
-def players(name: str) -> dict[str, str]:
-    """The built-in players of game ``name`` (``simulate``'s ``policy`` names), each with one
-    line on how it plays, in the order of ``list_games()``'s ``policies``."""
-    _module(name)
-    module = importlib.import_module(f"vecgames.policies.{name}")
-    return {player: module.DESCRIPTIONS[player] for player in module.POLICIES}
-
-
-def default_policy(name: str) -> str:
-    """The player ``simulate(name, ...)`` seats when no ``policy`` is given."""
-    default = inspect.signature(_module(name).simulate).parameters["policy"].default
-    return str(default)
-
-
-def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
-    """A batch of ``num_envs`` tables of game ``name`` with the given rule options."""
-    module = _module(name)
-    return getattr(module, GAMES[name][1])(num_envs=num_envs, seed=seed, **options)
-
-
 def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
              backend: str = "local", progress: bool | None = None, players: Any = None,
              **options: Any) -> pd.DataFrame:
@@ -155,11 +102,11 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     kind (a built-in name, a checkpoint path, a Player or a plain callable ``(obs,
     action_mask) -> actions``; see ``vecgames.policies.protocol``). Built-in players only:
     the same in-kernel run as ``policy``; any other mix plays through batched ``env.step``
-    (``vecgames.policies.run.play_games``) and gives the same table. ``attrs["players"]``
+    (``vecgames.simulators.mixed.play_games``) and gives the same table. ``attrs["players"]``
     holds the seat labels.
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
     ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
-    ``vecgames.games.<name>.simulate``.
+    ``vecgames.simulators.<name>.simulate``.
     ``backend="ray"`` splits the games into shards run on a Ray cluster, with the same result
     bit for bit; its own keywords (``address``, ``num_shards``, ...) are those of
     ``vecgames.distributed.simulate_ray``.
@@ -167,14 +114,12 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     stderr is a terminal; False: never). The run then goes in consecutive chunks, with the
     same result bit for bit (``core.simulation.run_with_progress``).
     """
-    from .simulation import numba_threads, run_with_progress, show_progress
-
     show = show_progress(progress)
     if players is not None:
         if policy is not None:
             raise ValueError("give policy or players, not both (players takes built-in names "
                              "too)")
-        from ..policies.run import builtin_policy, play_games
+        from .simulators.mixed import builtin_policy, play_games
 
         policy = builtin_policy(name, players)
         if policy is None:
@@ -191,12 +136,12 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     if not isinstance(backend, str) or backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if backend == "ray":
-        from ..distributed import simulate_ray
+        from .distributed import simulate_ray
 
         return simulate_ray(name, num_games, policy=policy, seed=seed, progress=show,
                             **options)
     if not show:
-        return _module(name).simulate(num_games, policy=policy, seed=seed, **options)
+        return simulation_module(name).simulate(num_games, policy=policy, seed=seed, **options)
     module = simulation_module(name)
     num_threads = options.pop("num_threads", None)
     job = module.plan(num_games, policy, seed, **options)
@@ -211,3 +156,13 @@ def seat_names(name: str, policy: Any, options: dict[str, Any]) -> list[str]:
     rules = importlib.import_module(GAMES[name][0] + ".rules")
     count = options.get("num_players", rules.DEFAULT_OPTIONS["num_players"])
     return [policy] * int(count)
+
+
+class CallableGames(types.ModuleType):
+    """The class ``vecgames`` gives the ``vecgames.games`` package: ``vecgames.games()`` is
+    ``list_games()``. (``vecgames.games`` cannot be both a function and the package Python
+    binds to that name once any ``vecgames.games.<game>`` module is imported.)"""
+
+    def __call__(self) -> list[GameInfo]:
+        """Every game with its rule options, players and sizes (``vecgames.list_games()``)."""
+        return list_games()

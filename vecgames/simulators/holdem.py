@@ -14,16 +14,14 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.bits import lowest_bit, opaque
-from ...core.jit import jit
-from ...core.lanes import WIDTH, lane, lane_index, select, splat, srl
-from ...core.rng import check_seed, seed_stream
-from ...core.simulation import SimJob, numba_threads
-from ...core.validation import check_bool, check_int
-from ...poker.seven_card import category_of
-from ...policies import holdem as policies  # a module: importable mid-cycle
-from . import lockstep
-from .rules import (
+from ..core.bits import lowest_bit, opaque
+from ..core.jit import jit
+from ..core.lanes import WIDTH, lane, lane_index, select, splat, srl
+from ..core.rng import check_seed, seed_stream
+from ..core.simulation import SimJob, numba_threads
+from ..core.validation import check_bool, check_int
+from ..games.holdem import lockstep
+from ..games.holdem.rules import (
     BUTTON,
     END_STREET,
     HAND_OVER,
@@ -47,6 +45,8 @@ from .rules import (
     new_state,
     starting_stacks,
 )
+from ..poker.seven_card import category_of
+from ..policies import holdem as policies
 
 SLOTS = 64  # hand runs per kernel call, each in its own state row
 

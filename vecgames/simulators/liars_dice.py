@@ -14,13 +14,12 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.jit import jit
-from ...core.rng import check_seed, keyed_start, seed_key
-from ...core.simulation import SimJob, numba_threads, resolve_policies
-from ...core.validation import check_bool, check_int
-from ...policies import liars_dice as policies  # a module: policies.liars_dice imports us
-from .bids import B_COUNT, B_FACE, B_MODE, MODE_NAMES
-from .rules import (
+from ..core.jit import jit
+from ..core.rng import check_seed, keyed_start, seed_key
+from ..core.simulation import SimJob, numba_threads, resolve_policies
+from ..core.validation import check_bool, check_int
+from ..games.liars_dice.bids import B_COUNT, B_FACE, B_MODE, MODE_NAMES
+from ..games.liars_dice.rules import (
     ACTUAL,
     CHALLENGED,
     CHALLENGER,
@@ -42,6 +41,7 @@ from .rules import (
     reset_match,
     rules_to_options,
 )
+from ..policies import liars_dice as policies
 
 SLOTS = 64  # runs per kernel call, each in its own state slot (a few per thread)
 END_NAMES = ("challenge", "truncated", "unplayed")

@@ -14,13 +14,12 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.bits import popcount
-from ...core.jit import jit
-from ...core.rng import check_seed, seed_stream
-from ...core.simulation import SimJob, max_threads, numba_threads, resolve_policies
-from ...core.validation import check_bool, check_int
-from ...policies import zhajinhua as policies  # a module: policies.zhajinhua imports the rules
-from .rules import (
+from ..core.bits import popcount
+from ..core.jit import jit
+from ..core.rng import check_seed, seed_stream
+from ..core.simulation import SimJob, max_threads, numba_threads, resolve_policies
+from ..core.validation import check_bool, check_int
+from ..games.zhajinhua.rules import (
     DECISIONS,
     END,
     END_NAMES,
@@ -43,6 +42,7 @@ from .rules import (
     rules_to_options,
     step_one,
 )
+from ..policies import zhajinhua as policies
 
 SLOTS = 64  # game runs per kernel call, each in its own state slot (a few per thread)
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import GameRecorder, Snapshot
-from .rules import (
+from ..core.recording import GameRecorder, Snapshot
+from ..games.zhajinhua.rules import (
     DECISIONS,
     END,
     FIRST,
@@ -27,7 +27,7 @@ from .rules import (
     STRENGTH,
     WINNERS,
 )
-from .simulate import frame
+from .zhajinhua import frame
 
 
 class Recorder(GameRecorder):

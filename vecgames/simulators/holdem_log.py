@@ -8,12 +8,10 @@ from typing import Any, NamedTuple
 
 import pandas as pd
 
-from ...core.cards import format_cards
-from ...core.rng import check_seed, seed_stream
-from ...core.validation import check_int
-from ...poker.describe import describe
-from ...policies import holdem as policies  # a module: importable mid-cycle
-from .rules import (
+from ..core.cards import format_cards
+from ..core.rng import check_seed, seed_stream
+from ..core.validation import check_int
+from ..games.holdem.rules import (
     ALL_IN,
     BET,
     BUTTON,
@@ -33,6 +31,8 @@ from .rules import (
     new_state,
     starting_stacks,
 )
+from ..poker.describe import describe
+from ..policies import holdem as policies
 
 MAX_LOGGED_HANDS = 100_000
 

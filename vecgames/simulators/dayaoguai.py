@@ -13,13 +13,12 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.bits import popcount
-from ...core.jit import jit
-from ...core.rng import check_seed, keyed_start, seed_key
-from ...core.simulation import SimJob, numba_threads, resolve_policies
-from ...core.validation import check_bool, check_int
-from ...policies import dayaoguai as policies  # a module: it imports the rules
-from .rules import (
+from ..core.bits import popcount
+from ..core.jit import jit
+from ..core.rng import check_seed, keyed_start, seed_key
+from ..core.simulation import SimJob, numba_threads, resolve_policies
+from ..core.validation import check_bool, check_int
+from ..games.dayaoguai.rules import (
     BEANS,
     MAX_PLAYERS,
     PICKUPS,
@@ -34,6 +33,7 @@ from .rules import (
     rules_to_options,
     step_one,
 )
+from ..policies import dayaoguai as policies
 
 RUNS = 64
 MONSTERS = (1 << 12) - 1  # J, Q, K: card ids 0..11

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import GameRecorder, Snapshot
-from .rules import INFO, LIFE, SCORE, TURN
-from .simulate import (
+from ..core.recording import GameRecorder, Snapshot
+from ..games.hanabi.rules import INFO, LIFE, SCORE, TURN
+from .hanabi import (
     C_DISCARDS,
     C_END,
     C_FIREWORKS,

@@ -9,11 +9,11 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import GameRecorder, Snapshot
-from ...policies.liars_dice import DEFAULT_THRESHOLD
-from .bids import B_COUNT, B_FACE, B_MODE
-from .rules import ACTUAL, CHALLENGED, CHALLENGER, FIRST, LOSER, ROUND, ROUND_BIDS
-from .simulate import (
+from ..core.recording import GameRecorder, Snapshot
+from ..games.liars_dice.bids import B_COUNT, B_FACE, B_MODE
+from ..games.liars_dice.rules import ACTUAL, CHALLENGED, CHALLENGER, FIRST, LOSER, ROUND, ROUND_BIDS
+from ..policies.liars_dice import DEFAULT_THRESHOLD
+from .liars_dice import (
     C_ACTUAL,
     C_BIDS,
     C_CHALLENGER,

@@ -13,12 +13,11 @@ import numpy as np
 import pandas as pd
 from numba import prange
 
-from ...core.jit import jit
-from ...core.rng import check_seed, keyed_start, seed_key
-from ...core.simulation import SimJob, numba_threads, resolve_policies
-from ...core.validation import check_bool, check_int
-from ...policies import hanabi as policies  # a module: policies.hanabi imports the rules
-from .rules import (
+from ..core.jit import jit
+from ..core.rng import check_seed, keyed_start, seed_key
+from ..core.simulation import SimJob, numba_threads, resolve_policies
+from ..core.validation import check_bool, check_int
+from ..games.hanabi.rules import (
     END_LIVES,
     END_NAMES,
     INFO,
@@ -36,6 +35,7 @@ from .rules import (
     reset_one,
     rules_to_options,
 )
+from ..policies import hanabi as policies
 
 RUNS = 64  # runs per kernel call (a few per thread), each in its own state slot
 KIND_NAMES = ("discard", "play", "hint")

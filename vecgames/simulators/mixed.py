@@ -18,14 +18,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.registry import make
-from ..core.registry import players as builtin_players
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int
-from .builtin import BuiltinPlayer
-from .human import HumanPlayer
-from .protocol import resolve_items, unique_labels
+from ..games.catalog import make
+from ..policies.builtin import BuiltinPlayer
+from ..policies.catalog import players as builtin_players
+from ..policies.human import HumanPlayer
+from ..policies.protocol import resolve_items, unique_labels
 
 WAIT = -1
 DEFAULT_ENVS = 2048  # tables stepped together (fewer when there are fewer games)
@@ -187,7 +187,7 @@ def merged_env_options(game: str, players: list[Any], options: dict[str, Any]
 def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, first_game: int,
                  seed: int) -> Any:
     """The game's Recorder (``vecgames.games.<game>.record``), building simulate's frame."""
-    module = importlib.import_module(f"vecgames.games.{game}.record")
+    module = importlib.import_module(f"vecgames.simulators.{game}_record")
     return module.Recorder(env, num_games, record_actions=record_actions,
                            first_game=first_game, seed=seed)
 
@@ -298,7 +298,7 @@ def exact_actions(env: Any, actions: np.ndarray, rows: np.ndarray, pairs: np.nda
     """(kinds, amounts) of every env for ``HoldemEnv.step_amounts``: the exact pairs at
     ``rows``, the discrete actions converted, and a check/call for the envs that wait (that
     call has no WAIT: their finished games are behind them, nothing records them)."""
-    from .holdem import CALL, exact_actions_kernel
+    from ..policies.holdem import CALL, exact_actions_kernel
 
     kinds = np.full(env.num_envs, CALL, np.int64)
     amounts = np.zeros(env.num_envs, np.int64)

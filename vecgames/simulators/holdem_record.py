@@ -8,10 +8,10 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import GameRecorder, Snapshot
-from ...poker.seven_card import CATEGORY_START
-from .rules import BUTTON, END_STREET, PAID, PAYOUT, PFR, SHOWDOWN, STRENGTH, VPIP
-from .simulate import frame
+from ..core.recording import GameRecorder, Snapshot
+from ..games.holdem.rules import BUTTON, END_STREET, PAID, PAYOUT, PFR, SHOWDOWN, STRENGTH, VPIP
+from ..poker.seven_card import CATEGORY_START
+from .holdem import frame
 
 
 class Recorder(GameRecorder):

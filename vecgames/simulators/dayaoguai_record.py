@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core.recording import GameRecorder, Snapshot
-from .rules import BEANS, MAX_PLAYERS, PICKUPS, PLACE, START, STEPS
-from .simulate import (
+from ..core.recording import GameRecorder, Snapshot
+from ..games.dayaoguai.rules import BEANS, MAX_PLAYERS, PICKUPS, PLACE, START, STEPS
+from .dayaoguai import (
     C_PICKUPS,
     C_SEAT,
     C_STEPS,

@@ -1,0 +1,101 @@
+"""The import layers of docs/architecture.md ("Layers"): every module imports only from its
+own layer or the layers below it, so data flows kernels <- env <- players <- simulate <-
+arena/bridge <- analysis/training, and no import cycle between packages can come back.
+
+Read from the source (``ast``), not by importing: every ``import`` and ``from ... import``,
+at module level or inside a function, and every module path written as a string (the
+``importlib`` look-ups by name, e.g. ``GAMES`` or ``REPORTS``)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# installed name -> folder (pyproject's package-dir: analysis/ and training/ install inside)
+SOURCES = {"vecgames": ROOT / "vecgames", "vecgames.analysis": ROOT / "analysis",
+           "vecgames.training": ROOT / "training"}
+# Bottom to top. A module may import its own unit and any unit of a lower layer.
+LAYERS: list[tuple[str, ...]] = [
+    ("core", "cli_args"),  # shared machinery: cards, rng, jit, validation; CLI helpers
+    ("poker",),  # hand evaluators, equity, preflop tables
+    ("games", "torch_bridge"),  # rules, observations, envs, the game catalogue; env -> torch
+    ("policies",),  # players: built-in kernels, the protocol, checkpoints, a person
+    ("simulators",),  # whole games inside the kernels; any mix of players through env.step
+    ("distributed", "solve"),  # Ray shards; the Liar's Dice solver
+    ("arena", "play", "adapters"),  # matches and ratings; terminal games; Gymnasium & co
+    ("api",),  # vecgames.simulate (local or Ray), list_games
+    ("__init__", "analysis", "training"),  # the package's names; reports; trainers
+    ("cli",),  # the vecgames command
+]
+RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
+# The one upward edge, by name only: a person's seat renders through its game's terminal
+# view (``vecgames.play.<game>.VIEW``), imported when a person sits down.
+ALLOWED = {("vecgames.policies.human", "play")}
+MODULE_PATH = re.compile(r"vecgames(\.[a-z_][a-z0-9_]*)+")
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for name, folder in SOURCES.items():
+        for path in folder.rglob("*.py"):
+            parts = [p for p in path.relative_to(folder).with_suffix("").parts]
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([name, *parts])] = path
+    return found
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(module: str, path: Path) -> set[str]:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            out.add(target)
+            out.update(f"{target}.{alias.name}" for alias in node.names)
+        elif (isinstance(node, ast.Constant) and isinstance(node.value, str)
+              and MODULE_PATH.fullmatch(node.value)):
+            out.add(node.value)
+    return {name for name in out if name.split(".")[0] == "vecgames"}
+
+
+MODULES = _modules()
+
+
+def test_every_unit_has_a_layer():
+    units = {_unit(module) for module in MODULES}
+    assert units <= set(RANK), f"give these a layer in LAYERS: {sorted(units - set(RANK))}"
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down(module):
+    mine = RANK[_unit(module)]
+    upward = sorted(target for target in _imports(module, MODULES[module])
+                    if _unit(target) in RANK and RANK[_unit(target)] > mine
+                    and (module, _unit(target)) not in ALLOWED)
+    assert not upward, f"{module} (layer {_unit(module)}) imports from above it: {upward}"
+
+
+def test_the_check_sees_an_upward_import(tmp_path):
+    # the test itself: a games module that imports a player is caught, relative or absolute
+    for text in ("from ...policies import hanabi\n", "import vecgames.policies.hanabi\n",
+                 'MODULE = "vecgames.simulators.hanabi"\n'):
+        path = tmp_path / "rules.py"
+        path.write_text(text)
+        targets = _imports("vecgames.games.hanabi.rules", path)
+        assert any(RANK[_unit(t)] > RANK["games"] for t in targets), text

@@ -1,0 +1,92 @@
+"""What every ``vecgames`` command shares: the parser class, usage errors, ``--rule`` values
+and flag names in messages. The top-level ``vecgames`` command (``cli``) and the interactive
+games (``vecgames.play``) both build on it, so neither imports the other's module."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any, NoReturn
+
+PROG = "vecgames"
+TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
+# Rule options: CLI flag -> library keyword (only the flags given are passed on).
+RULE_FLAGS: dict[str, str] = {
+    "--players": "num_players",
+    "--ante": "ante",
+    "--max-rounds": "max_rounds",
+    "--no-compare-rounds": "no_compare_rounds",
+    "--a23": "a23",
+    "--special-235": "special_235",
+    "--first-player": "first_player",
+    "--stack": "stack",
+    "--small-blind": "small_blind",
+    "--big-blind": "big_blind",
+    "--dice": "dice",
+    "--rounds": "num_rounds",
+    "--base": "base",
+    "--max-steps": "max_steps",
+}
+# Library argument name -> CLI flag, to name the flag in error messages.
+FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
+    "num_games": "--games", "policy": "--policy", "players": "--policy", "seed": "--seed",
+    "num_threads": "--threads", "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard",
+    "address": "--address"}
+
+
+class CLIError(Exception):
+    """A usage error found after parsing: printed as ``vecgames: error: ...``, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with a usage error on one line, ``vecgames: error: ...`` (exit code 2), like
+    the errors found after parsing; ``--help`` still shows the usage. Subcommand parsers
+    are of the same class."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
+
+
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def parse_rule(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
+    """``KEY=VALUE`` of ``--rule``: VALUE read as the type of KEY's default (bool: true/false,
+    int, float, str; a None default takes an int, ``none`` or a word)."""
+    key, sep, raw = text.partition("=")
+    key, raw = key.strip().replace("-", "_"), raw.strip()
+    if not sep or not key or not raw:
+        raise CLIError(f"argument --rule: expected KEY=VALUE, got {text!r}")
+    if key not in defaults:
+        raise CLIError(f"argument --rule: unknown rule option {key!r} "
+                       f"(this game's options: {', '.join(defaults)})")
+    default = defaults[key]
+    try:
+        if isinstance(default, bool):
+            if raw.lower() not in _TRUE + _FALSE:
+                raise ValueError
+            return key, raw.lower() in _TRUE
+        if isinstance(default, int):
+            return key, int(raw)
+        if isinstance(default, float):
+            return key, float(raw)
+        if default is None:
+            if raw.lower() == "none":
+                return key, None
+            try:
+                return key, int(raw)
+            except ValueError:
+                return key, raw
+    except ValueError:
+        kind = "true or false" if isinstance(default, bool) else type(default).__name__
+        raise CLIError(f"argument --rule: {key} takes {kind}, got {raw!r}") from None
+    return key, raw
+
+
+def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
+    """The library's message, prefixed with the CLI flag of the argument it names
+    (``flag_of_arg``: library argument -> flag; default this command's)."""
+    msg = str(exc)
+    for arg, flag in (FLAG_OF_ARG if flag_of_arg is None else flag_of_arg).items():
+        if msg.startswith(arg + " "):
+            return f"argument {flag}: {msg}"
+    return msg
