@@ -42,9 +42,9 @@ from vecgames.policies.dayaoguai import PLAN, policy_action
 from vecgames.policies.dayaoguai import POLICIES as BUILTIN
 from vecgames.torch_bridge import TorchBridge
 
-from . import ray_rollouts, runs
+from . import config_cli, ray_rollouts, runs
 from . import zhajinhua as base
-from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
+from .ray_rollouts import worker_generator
 
 torch = base.torch
 
@@ -414,7 +414,7 @@ def evaluate(net: base.PolicyNet | None, cfg: Config, device: torch.device,
         beans[torch.from_numpy(ended).to(device)] = 0.0
         steps[ended] = 0
         played += done
-    record = base.mean_ci(results.ravel())
+    record = runs.mean_ci(results.ravel())
     record.update(policy=policy, opponents=opponents, players=p, greedy=cfg.eval_greedy,
                   max_steps=cfg.max_steps, truncated=float(truncs.mean()),
                   mean_steps=float(lengths.mean()),
@@ -484,11 +484,11 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 # -- driver --------------------------------------------------------------------------------
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns ``{"evals": ..., "train": ...}``."""
-    device, gen, out, ckpt = base.start_run(cfg)
+    device, gen, out, ckpt = runs.start_run(cfg)
     collector = RayCollector(cfg, device) if cfg.workers else Collector(cfg, device, gen)
     net = base.PolicyNet(collector.obs_dim, collector.num_actions, cfg.hidden).to(device)
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
-    it, history, samples, before = base.resume_state(ckpt, net, opt, gen, collector)
+    it, history, samples, before = runs.resume_state(ckpt, net, opt, gen, collector)
     start = time.perf_counter() - before  # a resumed run's clock goes on from its checkpoint
     deadline = None if cfg.minutes is None else start + 60.0 * cfg.minutes
     bar = base._progress(cfg, it)
@@ -507,7 +507,7 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
                             | {"ent": f"{stats.get('entropy', 0):.2f}"})
             if cfg.checkpoint_every and it % cfg.checkpoint_every == 0:
                 base.save_checkpoint(out / "checkpoints" / f"iter_{it:06d}.pt", net, opt, cfg, it,
-                                     base.run_state(gen, collector, history, samples,
+                                     runs.run_state(gen, collector, history, samples,
                                                     time.perf_counter() - start))
     finally:  # Ray actors hold their CPUs until closed, also after an error
         bar.close()
@@ -515,7 +515,7 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
             collector.close()
     seconds = time.perf_counter() - start
     base.save_checkpoint(out / "final.pt", net, opt, cfg, it,
-                         base.run_state(gen, collector, history, samples, seconds))
+                         runs.run_state(gen, collector, history, samples, seconds))
     (out / "history.json").write_text(json.dumps(history, indent=1))
     plot_curve(history, out / "learning_curve.png")
     records = {name: evaluate(net, cfg, device, opponents=name) for name in cfg.eval_opponents}
@@ -529,79 +529,39 @@ def load_policy(path: Any, device: Any = "cpu") -> base.PolicyNet:
     return base.load_policy(path, device)
 
 
+DESCRIPTION = ("Train a Da Yaoguai policy (REINFORCE + value baseline + KL penalty, "
+               "lambda-returns over each seat's decisions) against self-play and the njit "
+               "baselines, and evaluate it against 3 random, 3 weakest and 3 pickup players.")
+HELP = {
+    "players": "seats per table (3..6)",
+    "iterations": "training iterations (default 100 unless --minutes is given)",
+    "max_steps": "env steps after which a game is truncated (training and evaluation)",
+    "mix": "training-table weights: self (self-play), random, weakest, pickup (the learner "
+           "vs 3 copies of that baseline)",
+    "gamma": "discount per own decision",
+    "lam": "lambda of the lambda-return",
+    "reward_scale": "training reward = beans / base x this",
+    "eval_games": "evaluation games per baseline",
+}
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    d = Config()
-    p = argparse.ArgumentParser(
-        prog=prog, allow_abbrev=False,
-        description="Train a Da Yaoguai policy (REINFORCE + value baseline + KL penalty, "
-                    "lambda-returns over each seat's decisions) against self-play and the njit "
-                    "baselines, and evaluate it against 3 random, 3 weakest and 3 pickup "
-                    "players.")
-    p.add_argument("--players", type=int, default=d.players, help="seats per table (3..6)")
-    p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
-    p.add_argument("--steps", type=int, default=d.steps, help="env steps per iteration")
-    p.add_argument("--iterations", type=int, default=None,
-                   help="training iterations (default 100 unless --minutes is given)")
-    p.add_argument("--minutes", type=float, default=None,
-                   help="training time budget in minutes (excludes the final evaluation)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--out", default=d.out, help="output directory")
-    p.add_argument("--device", default=None, help="'cuda' if available, else 'cpu'")
-    p.add_argument("--max-steps", type=int, default=d.max_steps,
-                   help="env steps after which a game is truncated (training and evaluation)")
-    p.add_argument("--mix", default=d.mix,
-                   help="training-table weights: self (self-play), random, weakest, pickup "
-                        "(the learner vs 3 copies of that baseline)")
-    p.add_argument("--gamma", type=float, default=d.gamma,
-                   help="discount per own decision")
-    p.add_argument("--lam", type=float, default=d.lam, help="lambda of the lambda-return")
-    p.add_argument("--reward-scale", type=float, default=d.reward_scale,
-                   help="training reward = beans / base x this")
-    p.add_argument("--eval-games", type=int, default=d.eval_games,
-                   help="evaluation games per baseline")
-    p.add_argument("--eval-envs", type=int, default=d.eval_envs)
-    p.add_argument("--eval-greedy", action="store_true",
-                   help="evaluate the argmax action instead of sampling the policy")
-    p.add_argument("--beta", type=float, default=d.beta, help="KL(pi_old||pi_new) penalty")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--epochs", type=int, default=d.epochs, help="passes over each rollout")
-    p.add_argument("--minibatches", type=int, default=d.minibatches)
-    p.add_argument("--hidden", type=int, default=d.hidden)
-    p.add_argument("--entropy-coef", type=float, default=d.entropy_coef)
-    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
-    p.add_argument("--torch-threads", type=int, default=d.torch_threads,
-                   help="torch CPU threads (0: torch's default); the env has its own")
-    add_worker_arguments(p, d.workers)
-    runs.add_run_arguments(p)
-    return p
+    return config_cli.build_parser(Config, prog, DESCRIPTION, HELP, skip=("eval_opponents",))
+
+
+def check_config(cfg: Config) -> None:
+    config_cli.budget_checks(cfg)
+    config_cli.at_least(cfg, 1, "envs", "steps", "eval_games", "eval_envs", "max_steps")
+    if not (0.0 <= cfg.gamma <= 1.0 and 0.0 <= cfg.lam <= 1.0):
+        raise SystemExit("--gamma and --lam must be in [0, 1]")
+    try:
+        parse_mix(cfg.mix)
+    except ValueError as exc:
+        raise SystemExit(f"--{exc}") from exc
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
-    a = build_parser(prog).parse_args(argv)
-    if a.iterations is not None and a.iterations < 1:
-        raise SystemExit("--iterations must be >= 1")
-    if a.minutes is not None and a.minutes <= 0:
-        raise SystemExit("--minutes must be > 0")
-    for name in ("envs", "steps", "eval_games", "eval_envs", "max_steps"):
-        if getattr(a, name) < 1:
-            raise SystemExit(f"--{name.replace('_', '-')} must be >= 1")
-    if not (0.0 <= a.gamma <= 1.0 and 0.0 <= a.lam <= 1.0):
-        raise SystemExit("--gamma and --lam must be in [0, 1]")
-    try:
-        parse_mix(a.mix)
-    except ValueError as exc:
-        raise SystemExit(f"--{exc}") from exc
-    check_worker_arguments(a)
-    device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
-                  minutes=a.minutes, seed=a.seed, out=a.out, device=device,
-                  max_steps=a.max_steps, mix=a.mix, gamma=a.gamma, lam=a.lam,
-                  reward_scale=a.reward_scale, eval_games=a.eval_games, eval_envs=a.eval_envs,
-                  eval_greedy=a.eval_greedy, beta=a.beta, lr=a.lr, epochs=a.epochs,
-                  minibatches=a.minibatches, hidden=a.hidden, entropy_coef=a.entropy_coef,
-                  checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
-                  resume=a.resume, overwrite=a.overwrite)
+    return config_cli.parse_config(Config, build_parser(prog), argv, check_config)
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:

@@ -41,9 +41,9 @@ from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field
 from vecgames.policies.nets import ActorCritic
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
-from . import ray_rollouts, runs
-from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
-from .zhajinhua import mean_ci, resume_state, run_state, start_run
+from . import config_cli, ray_rollouts, runs
+from .ray_rollouts import worker_generator
+from .runs import mean_ci, resume_state, run_state, start_run
 
 torch = import_torch()
 nn = torch.nn
@@ -409,7 +409,7 @@ class HanabiPolicy:
 
 def save_checkpoint(path: Path, net: ActorCritic, opt: torch.optim.Optimizer, cfg: Config,
                     iteration: int, env_steps: int, state: dict[str, Any] | None = None) -> None:
-    """The network, the optimizer, the config and ``state`` (``zhajinhua.run_state``), as
+    """The network, the optimizer, the config and ``state`` (``runs.run_state``), as
     tensors and plain data (see ``runs.save_checkpoint``)."""
     runs.save_checkpoint(path, {
         "model": net.state_dict(), "optimizer": opt.state_dict(), "config": asdict(cfg),
@@ -580,80 +580,37 @@ def _progress(cfg: Config, initial: int = 0) -> Any:
     return runs.progress_bar(cfg.iterations, f"train {GAME}", cfg.progress, initial=initial)
 
 
+DESCRIPTION = ("Train a Hanabi self-play policy (PPO, one network for every seat) on the "
+               "jaxmarl observation and evaluate it against the rule-based baseline.")
+HELP = {
+    "players": "seats per table (2..5)",
+    **{name: f"rule option {name} (the seed's: {choices[1]})"  # docs/hanabi.md
+       for name, choices in CHOICES.items()},
+    "steps": "env steps per rollout",
+    "iterations": "rollout+update iterations (default 100 unless --minutes is given)",
+    "anneal_lr": "decay the learning rate linearly to 0 over the budget",
+    "clip": "PPO ratio and value clip",
+    "env_threads": "Numba threads of the env kernels (0: all cores; default 1 on the CPU, all "
+                   "cores with a GPU)",
+}
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    d = Config()
-    p = argparse.ArgumentParser(
-        prog=prog, allow_abbrev=False,
-        description="Train a Hanabi self-play policy (PPO, one network for every seat) on the "
-                    "jaxmarl observation and evaluate it against the rule-based baseline.")
-    p.add_argument("--players", type=int, default=d.players, help="seats per table (2..5)")
-    for name, choices in CHOICES.items():  # the seed's rules (docs/hanabi.md)
-        p.add_argument(f"--{name.replace('_', '-')}", choices=choices, default=getattr(d, name),
-                       help=f"rule option {name} (default {getattr(d, name)}; the seed's: "
-                            f"{choices[1]})")
-    p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
-    p.add_argument("--steps", type=int, default=d.steps, help="env steps per rollout")
-    p.add_argument("--iterations", type=int, default=None,
-                   help="rollout+update iterations (default 100 unless --minutes is given)")
-    p.add_argument("--minutes", type=float, default=None,
-                   help="training time budget in minutes (excludes the final evaluation)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--out", default=d.out, help="output directory")
-    p.add_argument("--device", default=None, help="'cuda' if available, else 'cpu'")
-    p.add_argument("--hidden", type=int, default=d.hidden, help="MLP width")
-    p.add_argument("--lr", type=float, default=d.lr, help="Adam learning rate")
-    p.add_argument("--anneal-lr", action="store_true",
-                   help="decay the learning rate linearly to 0 over the budget")
-    p.add_argument("--epochs", type=int, default=d.epochs, help="passes over each rollout")
-    p.add_argument("--minibatches", type=int, default=d.minibatches,
-                   help="minibatches per pass")
-    p.add_argument("--gamma", type=float, default=d.gamma)
-    p.add_argument("--gae-lambda", type=float, default=d.gae_lambda)
-    p.add_argument("--clip", type=float, default=d.clip, help="PPO ratio and value clip")
-    p.add_argument("--value-coef", type=float, default=d.value_coef)
-    p.add_argument("--entropy-coef", type=float, default=d.entropy_coef)
-    p.add_argument("--max-grad-norm", type=float, default=d.max_grad_norm)
-    p.add_argument("--eval-games", type=int, default=d.eval_games)
-    p.add_argument("--eval-envs", type=int, default=d.eval_envs)
-    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every,
-                   help="iterations between checkpoints (0: final only)")
-    p.add_argument("--torch-threads", type=int, default=d.torch_threads,
-                   help="torch CPU threads (0: torch's default)")
-    p.add_argument("--env-threads", type=int, default=d.env_threads,
-                   help="Numba threads of the env kernels (0: all cores; default 1 on the "
-                        "CPU, all cores with a GPU)")
-    add_worker_arguments(p, d.workers)
-    runs.add_run_arguments(p)
-    return p
+    return config_cli.build_parser(Config, prog, DESCRIPTION, HELP, choices=CHOICES)
+
+
+def check_config(cfg: Config) -> None:
+    config_cli.at_least(cfg, 1, "envs", "steps", "hidden", "epochs", "minibatches",
+                        "eval_games", "eval_envs")
+    config_cli.budget_checks(cfg)
+    if not 2 <= cfg.players <= 5:
+        raise SystemExit("--players must be in 2..5")
+    if cfg.minibatches > cfg.envs * cfg.steps:
+        raise SystemExit("--minibatches must not exceed envs x steps")
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
-    a = build_parser(prog).parse_args(argv)
-    for name in ("envs", "steps", "hidden", "epochs", "minibatches", "eval_games",
-                 "eval_envs"):
-        if getattr(a, name) < 1:
-            raise SystemExit(f"--{name.replace('_', '-')} must be >= 1")
-    if a.iterations is not None and a.iterations < 1:
-        raise SystemExit("--iterations must be >= 1")
-    if a.minutes is not None and a.minutes <= 0:
-        raise SystemExit("--minutes must be > 0")
-    if not 2 <= a.players <= 5:
-        raise SystemExit("--players must be in 2..5")
-    if a.minibatches > a.envs * a.steps:
-        raise SystemExit("--minibatches must not exceed envs x steps")
-    check_worker_arguments(a)
-    device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    return Config(players=a.players, end=a.end, discard_at_max=a.discard_at_max,
-                  hint_target=a.hint_target, envs=a.envs, steps=a.steps, iterations=a.iterations,
-                  minutes=a.minutes, seed=a.seed, out=a.out, device=device, hidden=a.hidden,
-                  lr=a.lr, anneal_lr=a.anneal_lr, epochs=a.epochs, minibatches=a.minibatches,
-                  gamma=a.gamma, gae_lambda=a.gae_lambda, clip=a.clip,
-                  value_coef=a.value_coef, entropy_coef=a.entropy_coef,
-                  max_grad_norm=a.max_grad_norm, eval_games=a.eval_games,
-                  eval_envs=a.eval_envs, checkpoint_every=a.checkpoint_every,
-                  torch_threads=a.torch_threads, env_threads=a.env_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
-                  resume=a.resume, overwrite=a.overwrite)
+    return config_cli.parse_config(Config, build_parser(prog), argv, check_config)
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:

@@ -57,8 +57,8 @@ from vecgames.policies.liars_dice import env_actions
 from vecgames.policies.nets import HEADS, QNetwork, greedy_actions, make_qnet, masked_q
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
-from . import runs
-from .zhajinhua import start_run
+from . import config_cli, runs
+from .runs import start_run
 
 torch = import_torch()
 nn = torch.nn
@@ -752,79 +752,60 @@ def _progress(cfg: Config, initial: int = 0) -> Any:
 
 
 # -- command line --------------------------------------------------------------------------
-# flag -> (Config field, type, help)
-_FLAGS: list[tuple[str, str, type, str]] = [
-    ("--players", "players", int, "seats per table"),
-    ("--dice", "dice", int, "dice per player"),
-    ("--variant", "variant", str, "'zhai_fei' or 'basic' (the seed's basic rules: 飞 only)"),
-    ("--observation", "observation", str, "'seed' (the seed's 22 values) or 'full'"),
-    ("--envs", "envs", int, "parallel tables stepping in lock-step"),
-    ("--seed", "seed", int, "seeds torch, the env streams and the schedules' draws"),
-    ("--out", "out", str, "output directory"),
-    ("--hidden", "hidden", int, "MLP width"),
-    ("--layers", "layers", int, "MLP hidden layers"),
-    ("--head", "head", str, "'combined' (one Q per action) or 'four' (the seed's main/mode/"
-     "count/face heads, Q = their sum)"),
-    ("--lr", "lr", float, "Adam learning rate"),
-    ("--gamma", "gamma", float, "discount per learner decision"),
-    ("--n-step", "n_step", int, "n of the n-step returns"),
-    ("--tau", "tau", float, "Polyak rate of the target network"),
-    ("--batch-size", "batch_size", int, "transitions per gradient update"),
-    ("--buffer-size", "buffer_size", int, "replay capacity (transitions)"),
-    ("--learning-starts", "learning_starts", int, "transitions stored before the first update"),
-    ("--updates-per-step", "updates_per_step", int, "gradient updates per env step"),
-    ("--grad-clip", "grad_clip", float, "gradient-norm clip"),
-    ("--eps-start", "eps_start", float, "initial epsilon"),
-    ("--eps-end", "eps_end", float, "final epsilon"),
-    ("--eps-decay", "eps_decay", float, "budget fraction over which epsilon decays"),
-    ("--shaping", "shaping", float, "potential coefficient (0: no shaping)"),
-    ("--threshold-start", "threshold_start", float, "heuristic opponent's first threshold"),
-    ("--threshold-end", "threshold_end", float, "heuristic opponent's last threshold"),
-    ("--threshold-ramp", "threshold_ramp", float, "budget fraction of the threshold ramp"),
-    ("--selfplay-start", "selfplay_start", float,
-     "budget fraction after which envs face the frozen copy (>= 1: never)"),
-    ("--selfplay-fraction", "selfplay_fraction", float,
-     "share of the envs facing the frozen copy once self-play starts (others: heuristic)"),
-    ("--selfplay-refresh", "selfplay_refresh", int, "updates between frozen-copy refreshes"),
-    ("--opponent-epsilon", "opponent_epsilon", float, "frozen copy's random-legal rate"),
-    ("--eval-games", "eval_games", int, "final evaluation matches per opponent"),
-    ("--eval-envs", "eval_envs", int, "parallel evaluation tables"),
-    ("--eval-threshold", "eval_threshold", float, "the evaluated heuristic's threshold"),
-    ("--log-every", "log_every", int, "iterations between learning-curve points (0: none)"),
-    ("--curve-games", "curve_games", int, "matches per opponent at each curve point (0: none)"),
-    ("--checkpoint-every", "checkpoint_every", int, "iterations between checkpoints (0: final)"),
-    ("--torch-threads", "torch_threads", int, "torch CPU threads (0: torch's default)"),
-    ("--env-threads", "env_threads", int, "Numba threads of the env kernels (0: all cores)"),
-]
+DESCRIPTION = ("Train the seed's Liar's Dice DQN (combined-action Q, Double DQN, 3-step returns, "
+               "shaping, heuristic-then-self-play curriculum) and evaluate it against random and "
+               "heuristic opponents.")
+HELP = {
+    "iterations": "env steps of all tables (default 20000 unless --minutes is given)",
+    "players": "seats per table",
+    "dice": "dice per player",
+    "variant": "'zhai_fei' or 'basic' (the seed's basic rules: 飞 only)",
+    "observation": "'seed' (the seed's 22 values) or 'full'",
+    "envs": "parallel tables stepping in lock-step",
+    "seed": "seeds torch, the env streams and the schedules' draws",
+    "out": "output directory",
+    "hidden": "MLP width",
+    "layers": "MLP hidden layers",
+    "head": ("'combined' (one Q per action) or 'four' (the seed's main/mode/count/face heads, "
+             "Q = their sum)"),
+    "lr": "Adam learning rate",
+    "gamma": "discount per learner decision",
+    "n_step": "n of the n-step returns",
+    "tau": "Polyak rate of the target network",
+    "batch_size": "transitions per gradient update",
+    "buffer_size": "replay capacity (transitions)",
+    "learning_starts": "transitions stored before the first update",
+    "updates_per_step": "gradient updates per env step",
+    "grad_clip": "gradient-norm clip",
+    "eps_start": "initial epsilon",
+    "eps_end": "final epsilon",
+    "eps_decay": "budget fraction over which epsilon decays",
+    "shaping": "potential coefficient (0: no shaping)",
+    "threshold_start": "heuristic opponent's first threshold",
+    "threshold_end": "heuristic opponent's last threshold",
+    "threshold_ramp": "budget fraction of the threshold ramp",
+    "selfplay_start": "budget fraction after which envs face the frozen copy (>= 1: never)",
+    "selfplay_fraction": ("share of the envs facing the frozen copy once self-play starts (others: "
+                          "heuristic)"),
+    "selfplay_refresh": "updates between frozen-copy refreshes",
+    "opponent_epsilon": "frozen copy's random-legal rate",
+    "eval_games": "final evaluation matches per opponent",
+    "eval_envs": "parallel evaluation tables",
+    "eval_threshold": "the evaluated heuristic's threshold",
+    "log_every": "iterations between learning-curve points (0: none)",
+    "curve_games": "matches per opponent at each curve point (0: none)",
+    "checkpoint_every": "iterations between checkpoints (0: final)",
+    "torch_threads": "torch CPU threads (0: torch's default)",
+    "env_threads": "Numba threads of the env kernels (0: all cores)",
+}
 
 
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    d = Config()
-    p = argparse.ArgumentParser(
-        prog=prog, allow_abbrev=False,
-        description="Train the seed's Liar's Dice DQN (combined-action Q, Double DQN, 3-step "
-                    "returns, shaping, heuristic-then-self-play curriculum) and evaluate it "
-                    "against random and heuristic opponents.")
-    p.add_argument("--iterations", type=int, default=None,
-                   help="env steps of all tables (default 20000 unless --minutes is given)")
-    p.add_argument("--minutes", type=float, default=None,
-                   help="training time budget in minutes (excludes the final evaluation)")
-    p.add_argument("--device", default=None, help="'cuda' if available, else 'cpu'")
-    for flag, name, kind, text in _FLAGS:
-        p.add_argument(flag, type=kind, default=getattr(d, name),
-                       help=f"{text} (default {getattr(d, name)})")
-    runs.add_run_arguments(p)
-    return p
+    return config_cli.build_parser(Config, prog, DESCRIPTION, HELP)
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
-    a = build_parser(prog).parse_args(argv)
-    device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    values = {name: getattr(a, name) for _, name, _, _ in _FLAGS}
-    cfg = Config(iterations=a.iterations, minutes=a.minutes, device=device,
-                 progress=not a.no_progress, resume=a.resume, overwrite=a.overwrite, **values)
-    validate(cfg)
-    return cfg
+    return config_cli.parse_config(Config, build_parser(prog), argv, validate)
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import numpy as np
 
 from vecgames.core.simulation import is_terminal
 from vecgames.policies.checkpoint import FORMAT, load_checkpoint
-from vecgames.torch_bridge import import_torch
+from vecgames.torch_bridge import import_torch, resolve_device
 
 torch = import_torch()
 
@@ -215,3 +216,56 @@ def progress_bar(total: int | None, desc: str, enabled: bool = True,
     stream = sys.stderr if stream is None else stream
     shown = enabled and is_terminal(stream)
     return tqdm(total=total, desc=desc, unit="it", disable=not shown, file=stream, **kwargs)
+
+
+# -- what every trainer does ---------------------------------------------------------------
+def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path, dict[str, Any] | None]:
+    """What every trainer does first: the device, the run folder (``open_run``: refuse a
+    used ``out`` unless ``resume`` or ``overwrite``; config.json), torch's threads and seeds, a
+    seeded generator, and the checkpoint to resume from (None for a new run). ``cfg``: a
+    dataclass with ``device``, ``torch_threads``, ``seed``, ``out``, ``resume``, ``overwrite``."""
+    device = resolve_device(cfg.device)
+    out, ckpt = open_run(cfg)
+    if cfg.torch_threads > 0:
+        # The env kernels have threads of their own; torch's OpenMP pool spinning beside them
+        # made a forward pass ~50x slower on a 2-core machine.
+        torch.set_num_threads(cfg.torch_threads)
+    torch.manual_seed(cfg.seed)
+    gen = torch.Generator(device=device).manual_seed(cfg.seed)
+    return device, gen, out, ckpt
+
+
+def run_state(gen: torch.Generator, collector: Any, history: list[dict[str, Any]],
+              samples: int, seconds: float) -> dict[str, Any]:
+    """What a checkpoint keeps beyond the weights so that ``--resume`` can continue."""
+    state = {"rng": rng_state(gen), "history": history, "samples": samples,
+             "seconds": seconds}
+    if hasattr(collector, "bridge"):  # Ray workers keep their envs to themselves
+        state["env_streams"] = env_streams(collector.env)
+    return state
+
+
+def resume_state(ckpt: dict[str, Any] | None, net: Any, opt: torch.optim.Optimizer,
+                 gen: torch.Generator, collector: Any
+                 ) -> tuple[int, list[dict[str, Any]], int, float]:
+    """Load a checkpoint into a new run's objects; returns (iteration, history, samples,
+    training seconds) to continue from (zeros without a checkpoint)."""
+    if ckpt is None:
+        return 0, [], 0, 0.0
+    net.load_state_dict(ckpt["model"])
+    opt.load_state_dict(ckpt["optimizer"])
+    restore_rng(ckpt, gen)
+    if hasattr(collector, "restart"):
+        collector.restart(ckpt.get("env_streams"))
+    return (int(ckpt["iteration"]), list(ckpt["history"]), int(ckpt["samples"]),
+            float(ckpt["seconds"]))
+
+
+def mean_ci(values: np.ndarray) -> dict[str, float]:
+    """Mean and its 95% normal-approximation confidence interval."""
+    values = np.asarray(values, dtype=np.float64)
+    n = values.size
+    mean = float(values.mean()) if n else float("nan")
+    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+    return {"games": int(n), "mean": mean, "std_err": se,
+            "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}

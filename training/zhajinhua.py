@@ -43,9 +43,10 @@ import vecgames
 from vecgames.policies.nets import PolicyNet
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
-from . import ray_rollouts, runs
+from . import config_cli, ray_rollouts, runs
 from . import zhajinhua_seed as seed_recipe
-from .ray_rollouts import add_worker_arguments, check_worker_arguments, worker_generator
+from .ray_rollouts import worker_generator
+from .runs import mean_ci, resume_state, run_state, start_run
 
 torch = import_torch()
 nn = torch.nn
@@ -346,16 +347,6 @@ def update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, cfg: Config
 
 
 # -- evaluation ----------------------------------------------------------------------------
-def mean_ci(values: np.ndarray) -> dict[str, float]:
-    """Mean and its 95% normal-approximation confidence interval."""
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    mean = float(values.mean()) if n else float("nan")
-    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"games": int(n), "mean": mean, "std_err": se,
-            "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}
-
-
 def baseline_logits(name: str, mask: torch.Tensor) -> torch.Tensor:
     """Logits of a baseline opponent over legal actions.
 
@@ -457,32 +448,6 @@ def save_checkpoint(path: Path, net: PolicyNet, opt: torch.optim.Optimizer, cfg:
         "num_actions": net.pi.out_features, **(state or {})})
 
 
-def run_state(gen: torch.Generator, collector: Any, history: list[dict[str, Any]],
-              samples: int, seconds: float) -> dict[str, Any]:
-    """What a checkpoint keeps beyond the weights so that ``--resume`` can continue."""
-    state = {"rng": runs.rng_state(gen), "history": history, "samples": samples,
-             "seconds": seconds}
-    if hasattr(collector, "bridge"):  # Ray workers keep their envs to themselves
-        state["env_streams"] = runs.env_streams(collector.env)
-    return state
-
-
-def resume_state(ckpt: dict[str, Any] | None, net: PolicyNet, opt: torch.optim.Optimizer,
-                 gen: torch.Generator, collector: Any
-                 ) -> tuple[int, list[dict[str, Any]], int, float]:
-    """Load a checkpoint into a new run's objects; returns (iteration, history, samples,
-    training seconds) to continue from (zeros without a checkpoint)."""
-    if ckpt is None:
-        return 0, [], 0, 0.0
-    net.load_state_dict(ckpt["model"])
-    opt.load_state_dict(ckpt["optimizer"])
-    runs.restore_rng(ckpt, gen)
-    if hasattr(collector, "restart"):
-        collector.restart(ckpt.get("env_streams"))
-    return (int(ckpt["iteration"]), list(ckpt["history"]), int(ckpt["samples"]),
-            float(ckpt["seconds"]))
-
-
 def load_policy(path: str | os.PathLike, device: Any = "cpu") -> PolicyNet:
     """The PolicyNet stored in a checkpoint written by this trainer (loaded with
     ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
@@ -539,22 +504,6 @@ def write_eval(out: Path, records: dict[str, dict[str, Any]], cfg: Config,
 
 
 # -- driver --------------------------------------------------------------------------------
-def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path, dict[str, Any] | None]:
-    """What every trainer does first: the device, the run folder (``runs.open_run``: refuse a
-    used ``out`` unless ``resume`` or ``overwrite``; config.json), torch's threads and seeds, a
-    seeded generator, and the checkpoint to resume from (None for a new run). ``cfg``: a
-    dataclass with ``device``, ``torch_threads``, ``seed``, ``out``, ``resume``, ``overwrite``."""
-    device = resolve_device(cfg.device)
-    out, ckpt = runs.open_run(cfg)
-    if cfg.torch_threads > 0:
-        # The env kernels have threads of their own; torch's OpenMP pool spinning beside them
-        # made a forward pass ~50x slower on a 2-core machine.
-        torch.set_num_threads(cfg.torch_threads)
-    torch.manual_seed(cfg.seed)
-    gen = torch.Generator(device=device).manual_seed(cfg.seed)
-    return device, gen, out, ckpt
-
-
 def train(cfg: Config, command: str = "") -> dict[str, Any]:
     """Train, checkpoint, plot, evaluate; returns the evaluation record."""
     if cfg.recipe not in RECIPES or (cfg.recipe == "seed" and (cfg.game != GAME or cfg.workers)):
@@ -617,69 +566,38 @@ DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty ag
                "against uniform-random-legal (or --eval-opponents) players.")
 
 
+HELP = {
+    "players": "seats per table (Zha Jin Hua 2..6, Hold'em 2..10)",
+    "iterations": "training iterations (default 100 unless --minutes is given)",
+    "random_opponents": "fraction of training tables where the other seats play at random",
+    "recipe": "'seed': train as seed 003 describes (self-play, one trajectory per seat and game, "
+              "a plain gradient step then a KL step, no value or entropy term, obs='seed'; "
+              f"defaults {seed_recipe.DEFAULTS})",
+    "eval_opponents": "opponents the final policy is scored against: random, heuristic",
+}
+
+
 def build_parser(prog: str = PROG, description: str = DESCRIPTION,
                  recipes: bool = False) -> argparse.ArgumentParser:
     """The trainer's options (shared with Hold'em's); ``recipes`` adds Zha Jin Hua's own
     ``--recipe`` and ``--eval-opponents``."""
-    d = Config()
-    p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
-    p.add_argument("--players", type=int, default=d.players,
-                   help="seats per table (Zha Jin Hua 2..6, Hold'em 2..10)")
-    p.add_argument("--envs", type=int, default=d.envs, help="parallel tables")
-    p.add_argument("--steps", type=int, default=d.steps, help="env steps per iteration")
-    p.add_argument("--iterations", type=int, default=None,
-                   help="training iterations (default 100 unless --minutes is given)")
-    p.add_argument("--minutes", type=float, default=None,
-                   help="training time budget in minutes (excludes the final evaluation)")
-    p.add_argument("--seed", type=int, default=d.seed)
-    p.add_argument("--out", default=d.out, help="output directory")
-    p.add_argument("--device", default=None, help="'cuda' if available, else 'cpu'")
-    p.add_argument("--eval-games", type=int, default=d.eval_games)
-    p.add_argument("--eval-greedy", action="store_true",
-                   help="evaluate the argmax action instead of sampling the policy")
-    p.add_argument("--beta", type=float, default=d.beta, help="KL(pi_old||pi_new) penalty")
-    p.add_argument("--lr", type=float, default=d.lr)
-    p.add_argument("--epochs", type=int, default=d.epochs, help="passes over each rollout")
-    p.add_argument("--minibatches", type=int, default=d.minibatches)
-    p.add_argument("--hidden", type=int, default=d.hidden)
-    p.add_argument("--entropy-coef", type=float, default=d.entropy_coef)
-    p.add_argument("--random-opponents", type=float, default=d.random_opponents,
-                   help="fraction of training tables where the others seats play at random")
-    p.add_argument("--checkpoint-every", type=int, default=d.checkpoint_every)
-    p.add_argument("--torch-threads", type=int, default=d.torch_threads,
-                   help="torch CPU threads (0: torch's default); the env has its own")
-    add_worker_arguments(p, d.workers)
-    runs.add_run_arguments(p)
-    if recipes:
-        p.add_argument("--recipe", choices=RECIPES, default=d.recipe,
-                       help="'seed': train as seed 003 describes (self-play, one trajectory per "
-                            "seat and game, a plain gradient step then a KL step, no value or "
-                            f"entropy term, obs='seed'; defaults {seed_recipe.DEFAULTS})")
-        p.add_argument("--eval-opponents", default=",".join(d.eval_opponents),
-                       help="comma-separated opponents the final policy is scored against: "
-                            "random, heuristic")
-    return p
+    return config_cli.build_parser(Config, prog, description, HELP,
+                                   skip=() if recipes else ("recipe", "eval_opponents"),
+                                   choices={"recipe": RECIPES})
+
+
+def check_config(cfg: Config) -> None:
+    config_cli.budget_checks(cfg)
+    if not 0.0 <= cfg.random_opponents <= 1.0:
+        raise SystemExit("--random-opponents must be in [0, 1]")
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG,
                  description: str = DESCRIPTION, recipes: bool = False) -> Config:
     """The Config of a command line (``recipes``: with Zha Jin Hua's own options)."""
-    a = build_parser(prog, description, recipes).parse_args(argv)
-    if a.iterations is not None and a.iterations < 1:
-        raise SystemExit("--iterations must be >= 1")
-    if not 0.0 <= a.random_opponents <= 1.0:
-        raise SystemExit("--random-opponents must be in [0, 1]")
-    check_worker_arguments(a)
-    device = a.device or ("cuda" if torch.cuda.is_available() else "cpu")
-    cfg = Config(players=a.players, envs=a.envs, steps=a.steps, iterations=a.iterations,
-                  minutes=a.minutes, seed=a.seed, out=a.out, device=device,
-                  eval_games=a.eval_games, eval_greedy=a.eval_greedy, beta=a.beta, lr=a.lr,
-                  epochs=a.epochs, minibatches=a.minibatches, hidden=a.hidden,
-                  entropy_coef=a.entropy_coef, random_opponents=a.random_opponents,
-                  checkpoint_every=a.checkpoint_every, torch_threads=a.torch_threads,
-                  progress=not a.no_progress, workers=a.workers, ray_address=a.address,
-                  resume=a.resume, overwrite=a.overwrite)
-    return apply_recipe(cfg, a, argv or []) if recipes else cfg
+    cfg = config_cli.parse_config(Config, build_parser(prog, description, recipes), argv,
+                                  check_config)
+    return apply_recipe(cfg, argv or []) if recipes else cfg
 
 
 # Options of the default recipe that the seed recipe has no use for.
@@ -687,16 +605,16 @@ NOT_IN_SEED_RECIPE = ("--steps", "--epochs", "--minibatches", "--entropy-coef",
                       "--random-opponents", "--workers")
 
 
-def apply_recipe(cfg: Config, a: argparse.Namespace, argv: list[str]) -> Config:
-    """``--eval-opponents`` and ``--recipe`` (its defaults where an option was not given)."""
-    opponents = tuple(o.strip() for o in a.eval_opponents.split(","))
-    if not opponents or any(o not in ("random", "heuristic") for o in opponents):
+def apply_recipe(cfg: Config, argv: list[str]) -> Config:
+    """Check ``--eval-opponents``; ``--recipe seed`` sets its defaults where an option was
+    not given."""
+    if not cfg.eval_opponents or any(o not in ("random", "heuristic")
+                                     for o in cfg.eval_opponents):
         raise SystemExit(f"--eval-opponents: a comma-separated list of random, heuristic; "
-                         f"got {a.eval_opponents!r}")
-    cfg = replace(cfg, eval_opponents=opponents, recipe=a.recipe)
-    if a.recipe != "seed":
+                         f"got {','.join(cfg.eval_opponents)!r}")
+    if cfg.recipe != "seed":
         return cfg
-    given = {x.split("=")[0] for x in argv if x.startswith("--")}
+    given = config_cli.given_flags(argv)
     unused = sorted(given & set(NOT_IN_SEED_RECIPE))
     if unused:
         raise SystemExit(f"--recipe seed plays whole self-play games with one update per "

@@ -1,0 +1,144 @@
+"""A trainer's ``Config`` dataclass as its command line: one flag per field.
+
+Each field becomes ``--field-name`` typed and defaulted from the field (``bool``: a switch;
+``X | None``: an ``X`` or nothing; ``tuple[str, ...]``: a comma list). Help comes from the
+trainer's ``help`` table, else from ``COMMON_HELP``. The run flags (``--resume``,
+``--overwrite``, ``--no-progress``) and the Ray worker flags (``--workers``, ``--address``)
+are the same for every trainer. ``device`` left out means CUDA when there is one.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import MISSING, fields
+from typing import Any
+
+from . import runs
+from .ray_rollouts import add_worker_arguments, check_worker_arguments
+
+# Fields every trainer shares, and their help.
+COMMON_HELP: dict[str, str] = {
+    "players": "seats per table",
+    "envs": "parallel tables",
+    "steps": "env steps per iteration",
+    "iterations": "training iterations (the budget; see the trainer's default)",
+    "minutes": "training time budget in minutes (excludes the final evaluation)",
+    "seed": "seeds torch, the env streams and every draw of the run",
+    "out": "output directory",
+    "device": "'cuda' if available, else 'cpu'",
+    "hidden": "MLP width",
+    "lr": "Adam learning rate",
+    "epochs": "passes over each rollout",
+    "minibatches": "minibatches per pass",
+    "beta": "KL(pi_old||pi_new) penalty",
+    "value_coef": "weight of the value loss",
+    "entropy_coef": "weight of the entropy bonus",
+    "eval_games": "final evaluation games per opponent",
+    "eval_envs": "parallel evaluation tables",
+    "eval_greedy": "evaluate the argmax action instead of sampling the policy",
+    "checkpoint_every": "iterations between checkpoints (0: final only)",
+    "torch_threads": "torch CPU threads (0: torch's default); the env has its own",
+    "env_threads": "Numba threads of the env kernels (0: all cores)",
+}
+# Fields with flags of their own (runs.add_run_arguments, add_worker_arguments) or none.
+OWN_FLAGS = frozenset({"progress", "resume", "overwrite", "workers", "ray_address", "game",
+                       "env_options"})
+_TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str}
+
+
+def _kind(annotation: Any) -> tuple[str, bool]:
+    """(base type name, whether None is allowed) of a field's annotation text."""
+    text = str(annotation).replace(" ", "")
+    optional = text.endswith("|None")
+    return (text[:-len("|None")] if optional else text), optional
+
+
+def _default(f: Any) -> Any:
+    if f.default is not MISSING:
+        return f.default
+    return f.default_factory() if f.default_factory is not MISSING else None
+
+
+def comma_list(text: str) -> tuple[str, ...]:
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+def build_parser(config: type, prog: str, description: str,
+                 help: Mapping[str, str] | None = None, skip: Sequence[str] = (),
+                 choices: Mapping[str, Sequence[str]] | None = None) -> argparse.ArgumentParser:
+    """The parser of ``config``'s fields (but ``skip``), help from ``help``/``COMMON_HELP``,
+    ``choices`` per field where a flag takes one of a few words."""
+    help, choices = dict(help or {}), dict(choices or {})
+    p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
+    names = {f.name for f in fields(config)}
+    for f in fields(config):
+        if f.name in OWN_FLAGS or f.name in skip:
+            continue
+        flag = "--" + f.name.replace("_", "-")
+        text = help.get(f.name, COMMON_HELP.get(f.name, ""))
+        default = _default(f)
+        kind, optional = _kind(f.type)
+        if kind == "bool":
+            p.add_argument(flag, action="store_true", help=text)
+            continue
+        if kind.startswith("tuple[str"):
+            p.add_argument(flag, type=comma_list, default=default,
+                           help=f"{text} (comma list; default {','.join(default)})")
+            continue
+        if kind not in _TYPES:
+            raise TypeError(f"{config.__name__}.{f.name}: no flag for type {f.type}")
+        if f.name == "device":
+            default = None  # parse_config picks CUDA when there is one
+        shown = "" if default is None else f" (default {default})"
+        p.add_argument(flag, type=_TYPES[kind], default=None if optional else default,
+                       choices=choices.get(f.name), help=text + shown)
+    if "workers" in names:
+        add_worker_arguments(p, _default(next(f for f in fields(config) if f.name == "workers")))
+    runs.add_run_arguments(p)
+    return p
+
+
+def parse_config(config: type, parser: argparse.ArgumentParser, argv: Sequence[str] | None,
+                 checks: Callable[[Any], None] | None = None) -> Any:
+    """The ``config`` of a command line: every flag's value, ``device`` CUDA when there is
+    one and none was given; ``checks(cfg)`` may raise SystemExit with a usage message."""
+    a = parser.parse_args(argv)
+    names = {f.name for f in fields(config)}
+    values = {name: getattr(a, name) for name in names
+              if name not in OWN_FLAGS and hasattr(a, name)}
+    if "workers" in names:
+        check_worker_arguments(a)
+        values.update(workers=a.workers, ray_address=a.address)
+    if values.get("device") is None and "device" in names:
+        import torch
+
+        values["device"] = "cuda" if torch.cuda.is_available() else "cpu"
+    cfg = config(**values, progress=not a.no_progress, resume=a.resume, overwrite=a.overwrite)
+    if checks is not None:
+        checks(cfg)
+    return cfg
+
+
+def given_flags(argv: Sequence[str] | None) -> set[str]:
+    """The ``--flags`` a command line sets (``--a=b`` counted as ``--a``)."""
+    return {x.split("=")[0] for x in (argv or []) if x.startswith("--")}
+
+
+def at_least(cfg: Any, minimum: int, *names: str) -> None:
+    """SystemExit naming the first of ``names`` below ``minimum`` (None passes)."""
+    for name in names:
+        value = getattr(cfg, name)
+        if value is not None and value < minimum:
+            raise SystemExit(f"--{name.replace('_', '-')} must be >= {minimum}")
+
+
+def budget_checks(cfg: Any) -> None:
+    """``--iterations`` >= 1, ``--minutes`` > 0: what every trainer requires."""
+    at_least(cfg, 1, "iterations")
+    if cfg.minutes is not None and cfg.minutes <= 0:
+        raise SystemExit("--minutes must be > 0")
+
+
+__all__ = ["COMMON_HELP", "at_least", "budget_checks", "build_parser", "comma_list",
+           "given_flags", "parse_config"]
