@@ -12,31 +12,34 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
+from dataclasses import dataclass
 from typing import Any
 
-from . import runs
+from . import config_cli, runs
 from . import zhajinhua as base
 
 PROG = "python -m vecgames.training.holdem"
-DEFAULT_OUT = "runs/holdem"
-RANDOM_OPPONENTS = 0.5
 DESCRIPTION = ("Train a no-limit Hold'em policy (REINFORCE + baseline + KL penalty) and evaluate "
                "it against uniform-random-legal and 'call' opponents.")
 
 
+@dataclass
+class Config(base.Config):
+    """The Zha Jin Hua trainer's Config with Hold'em's game, defaults and opponents."""
+
+    game: str = "holdem"
+    out: str = "runs/holdem"
+    random_opponents: float = 0.5
+    eval_opponents: tuple[str, ...] = ("random", "call")
+
+
 def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    return base.build_parser(prog, DESCRIPTION)
+    return config_cli.build_parser(Config, prog, DESCRIPTION, base.HELP,
+                                   skip=("recipe", "eval_opponents"))
 
 
-def parse_config(argv: list[str] | None = None, prog: str = PROG) -> base.Config:
-    args = list(argv or [])
-    cfg = base.parse_config(args, prog, DESCRIPTION)
-    given = {a.split("=")[0] for a in args if a.startswith("--")}
-    return replace(cfg, game="holdem", eval_opponents=("random", "call"),
-                   out=cfg.out if "--out" in given else DEFAULT_OUT,
-                   random_opponents=(cfg.random_opponents if "--random-opponents" in given
-                                     else RANDOM_OPPONENTS))
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
+    return config_cli.parse_config(Config, build_parser(prog), argv, base.check_config)
 
 
 def load_policy(path: Any, device: Any = "cpu") -> base.PolicyNet:
