@@ -12,7 +12,7 @@ own, never the project's (JaxMARL pulls in flax, gymnax, matplotlib, ... about 1
 game engine, its own random streams are never used: every deck is built here and injected
 with ``HanabiEnv.reset_from_deck``). It was generated with jax/jaxlib 0.10.2 on the CPU.
 
-What is written (docs/hanabi_reference.md is the rule and observation specification):
+What is written (docs/notes/hanabi_reference.md is the rule and observation specification):
 
 ``p{P}_{kind}{k}.npz`` for P = 2..5 players, one game each, played to its end through
 ``HanabiEnv.step_env`` (no auto-reset). Kinds, by the current player's policy:
@@ -57,7 +57,7 @@ actions; D = observation size, 658/956/1041/1280 for P = 2/3/4/5):
 
 Without JAX: ``--show FILE [--step t --agent p]`` prints one observation cut into the
 documented blocks (sizes checked against ``obs_dim``); ``--check DIR`` replays every fixture
-with ``SpecModel``, a numpy transcription of docs/hanabi_reference.md, and compares the
+with ``SpecModel``, a numpy transcription of docs/notes/hanabi_reference.md, and compares the
 observations, legal masks, rewards, dones and hands exactly.
 """
 
@@ -106,7 +106,7 @@ def load_game(path) -> dict:
 
 
 def obs_blocks(num_players: int) -> list[tuple[str, int]]:
-    """The observation's blocks in order, (name, size) (docs/hanabi_reference.md §5)."""
+    """The observation's blocks in order, (name, size) (docs/notes/hanabi_reference.md §5)."""
     p = num_players
     h = 5 if p < 4 else 4
     return [
@@ -157,7 +157,7 @@ def show(path: str, step: int = 0, agent: int = 0) -> None:
 
 
 class SpecModel:
-    """A plain numpy transcription of docs/hanabi_reference.md (no JAX), used by ``--check``
+    """A plain numpy transcription of docs/notes/hanabi_reference.md (no JAX), used by ``--check``
     to replay every fixture from its deck and actions: it must give the stored observations,
     legal masks, rewards and dones exactly. Card ids ``5 * colour + rank``; -1 = empty."""
 
@@ -382,7 +382,7 @@ def check(fixture_dir: str) -> None:
             assert np.all(g["dones"][t] == done), (path.name, t, "done")
             assert np.array_equal(m.hands, g["hands"][t + 1]), (path.name, t, "hands")
         print(f"{path.name}: {len(g['actions'])} steps match")
-    print(f"{len(files)} fixtures match the numpy model of docs/hanabi_reference.md")
+    print(f"{len(files)} fixtures match the numpy model of docs/notes/hanabi_reference.md")
 
 
 # ------------------------------------------------------------------ generation (JAX)
