@@ -21,15 +21,14 @@ CPU = torch.device("cpu")
 
 def seed_config(tmp_path, *args: str) -> tz.Config:
     return tz.parse_config(["--recipe", "seed", "--players", "3", "--envs", "8",
-                            "--hidden", "16", "--out", str(tmp_path / "run"), *args],
-                           recipes=True)
+                            "--hidden", "16", "--out", str(tmp_path / "run"), *args])
 
 
 def test_recipe_defaults_and_refusals(tmp_path):
     cfg = seed_config(tmp_path)
     assert (cfg.recipe, cfg.env_options, cfg.random_opponents) == ("seed", {"obs": "seed"}, 0.0)
     assert (cfg.entropy_coef, cfg.value_coef, cfg.lr, cfg.beta) == (0.0, 0.0, 0.03, 1.0)
-    assert tz.parse_config([], recipes=True).recipe == "default"
+    assert tz.parse_config([]).recipe == "default"
     assert tz.main(["--recipe", "seed", "--entropy-coef", "0.1"]) == 1
     assert tz.main(["--recipe", "bogus"]) == 2
     assert tz.main(["--eval-opponents", "random,shark"]) == 1

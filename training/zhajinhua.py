@@ -33,7 +33,6 @@ import os
 import sys
 import time
 from dataclasses import asdict, dataclass, field, replace
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -577,13 +576,8 @@ HELP = {
 }
 
 
-def build_parser(prog: str = PROG, description: str = DESCRIPTION,
-                 recipes: bool = False) -> argparse.ArgumentParser:
-    """The trainer's options (shared with Hold'em's); ``recipes`` adds Zha Jin Hua's own
-    ``--recipe`` and ``--eval-opponents``."""
-    return config_cli.build_parser(Config, prog, description, HELP,
-                                   skip=() if recipes else ("recipe", "eval_opponents"),
-                                   choices={"recipe": RECIPES})
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    return config_cli.build_parser(Config, prog, DESCRIPTION, HELP, choices={"recipe": RECIPES})
 
 
 def check_config(cfg: Config) -> None:
@@ -592,12 +586,9 @@ def check_config(cfg: Config) -> None:
         raise SystemExit("--random-opponents must be in [0, 1]")
 
 
-def parse_config(argv: list[str] | None = None, prog: str = PROG,
-                 description: str = DESCRIPTION, recipes: bool = False) -> Config:
-    """The Config of a command line (``recipes``: with Zha Jin Hua's own options)."""
-    cfg = config_cli.parse_config(Config, build_parser(prog, description, recipes), argv,
-                                  check_config)
-    return apply_recipe(cfg, argv or []) if recipes else cfg
+def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
+    cfg = config_cli.parse_config(Config, build_parser(prog), argv, check_config)
+    return apply_recipe(cfg, argv or [])
 
 
 # Options of the default recipe that the seed recipe has no use for.
@@ -628,8 +619,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     """Command-line entry point; returns the exit code (``vecgames train zhajinhua`` calls
     it with ``prog="vecgames train zhajinhua"``)."""
     try:
-        cfg, command = runs.parse_cli(argv, prog, partial(parse_config, recipes=True),
-                                      partial(build_parser, recipes=True))
+        cfg, command = runs.parse_cli(argv, prog, parse_config, build_parser)
     except SystemExit as exc:  # --help, usage errors
         return runs.exit_code(exc)
     result = train(cfg, command)

@@ -1,0 +1,103 @@
+"""Every documented command line parses: each ``vecgames ...`` and ``python -m
+vecgames.training.<game> ...`` line of a shell block in README.md and docs/*.md (not
+docs/notes/) goes through the parser that would read it (the CLI's, the trainer's or the
+terminal game's), and each ``python benchmarks/...`` or ``examples/...`` script it names exists.
+Nothing is run: a flag that was renamed or dropped fails here, not in a user's shell."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from vecgames.cli import PLAY_GAMES, build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
+SHELL = re.compile(r"```(?:bash|sh|console)\n(.*?)```", re.S)
+PLACEHOLDER = re.compile(r"<[^>]*>|\bPATH\b|PATH/|\bGAME\b|\.\.\.|\$")
+
+
+def commands() -> list[tuple[str, list[str]]]:
+    """(where, argv) of every documented command line."""
+    found = []
+    for page in PAGES:
+        for block in SHELL.findall(page.read_text(encoding="utf-8")):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = re.sub(r"\s+#.*$", "", line).strip()
+                for part in re.split(r"\s*(?:&&|;|\|)\s*", line):
+                    if (not re.match(r"(\w+=\S+\s+)*(nice (-n \d+ )?)?(vecgames|python) ", part)
+                            or part.startswith("python -c")):
+                        continue  # pip, ray, shell loops, Python code
+                    words = shlex.split(part)
+                    while words and "=" in words[0] and not words[0].startswith("-"):
+                        words = words[1:]  # VAR=value prefixes
+                    if words[:1] == ["nice"]:
+                        words = words[3:] if words[1:2] == ["-n"] else words[1:]
+                    if not words or PLACEHOLDER.search(part):
+                        continue
+                    if words[0] == "vecgames" or words[:2] == ["python", "-m"] or (
+                            words[0] == "python" and len(words) > 1
+                            and words[1].startswith(("benchmarks/", "examples/"))):
+                        found.append((f"{page.name}: {part}", words))
+    return found
+
+
+COMMANDS = commands()
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str], where: str) -> argparse.Namespace:
+    try:
+        return parser.parse_args(argv)
+    except SystemExit as exc:
+        raise AssertionError(f"{where}: does not parse (exit {exc.code})") from None
+
+
+def _check_trainer(game: str, argv: list[str], where: str) -> None:
+    pytest.importorskip("torch")
+    trainer = importlib.import_module(f"vecgames.training.{game}")
+    try:
+        trainer.parse_config(argv)
+    except SystemExit as exc:
+        raise AssertionError(f"{where}: the trainer refuses it ({exc.code})") from None
+
+
+def _check_play(game: str, argv: list[str], where: str) -> None:
+    module = importlib.import_module(PLAY_GAMES[game])
+    if hasattr(module, "build_parser"):
+        parser = module.build_parser()
+    else:
+        from vecgames.play.terminal import build_parser as terminal_parser
+
+        parser = terminal_parser(module.VIEW, f"vecgames play {game}")
+    _parse(parser, argv, where)
+
+
+def test_commands_are_found():
+    assert sum(words[0] == "vecgames" for _, words in COMMANDS) >= 20
+
+
+@pytest.mark.parametrize("where, words", COMMANDS, ids=[w for w, _ in COMMANDS])
+def test_documented_command_parses(where, words, capsys):
+    if words[0] == "python" and words[1] != "-m":
+        assert (ROOT / words[1]).is_file(), f"{where}: no script {words[1]}"
+        return
+    if words[0] == "python":  # python -m MODULE ...
+        module = words[2]
+        if module.startswith("vecgames.training."):
+            _check_trainer(module.rpartition(".")[2], words[3:], where)
+        elif module.startswith("benchmarks."):
+            assert (ROOT / (module.replace(".", "/") + ".py")).is_file(), where
+        else:
+            assert importlib.util.find_spec(module) is not None, f"{where}: no module {module}"
+        return
+    args = _parse(build_parser(), words[1:], where)
+    if args.command == "train" and "--help" not in args.args:
+        _check_trainer(args.game, list(args.args), where)
+    elif args.command == "play" and "--help" not in args.args:
+        _check_play(args.game, list(args.args), where)
+    capsys.readouterr()
