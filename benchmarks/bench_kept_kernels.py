@@ -79,11 +79,11 @@ def scalar_observe_module():
     module = importlib.util.module_from_spec(spec)
     module.__package__ = "vecgames.games.hanabi"
     module.write_fields, module.write_thermometer = _fields_loop, _thermometer_loop
-    jit_module.CACHE = False  # compiled from a string: nowhere to cache it
+    cache, jit_module.CACHE = jit_module.CACHE, False  # compiled from a string: no file
     try:
         exec(compile(source, "observe_loops.py", "exec"), module.__dict__)
     finally:
-        jit_module.CACHE = True
+        jit_module.CACHE = cache
     return module
 
 

@@ -36,6 +36,13 @@ def missing_modules(marker: str) -> list[str]:
     return [name for name in names if importlib.util.find_spec(name) is None]
 
 
+def test_python_blocks_are_tagged_python():
+    # a block tagged ```py or ```python3 would be skipped silently by BLOCK
+    for page in PAGES:
+        tags = re.findall(r"^```(py\w*|pycon)\s*$", page.read_text(encoding="utf-8"), re.M)
+        assert set(tags) <= {"python"}, f"{page.name}: tag Python blocks ```python: {tags}"
+
+
 def test_markers_are_known():
     for page in PAGES:
         for marker, _, line in examples(page):

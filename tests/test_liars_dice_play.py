@@ -274,45 +274,57 @@ def test_cli_reads_stdin(monkeypatch, capsys):
 
 
 def test_agent_checkpoint_errors(tmp_path, monkeypatch, capsys):
+    from vecgames.policies import checkpoint
+
     ckpt = tmp_path / "agent.pt"
     ckpt.write_bytes(b"not really")
-    # None in sys.modules: the import raises ImportError
-    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", None)
-    assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1
+    with monkeypatch.context() as m:  # None in sys.modules: importing torch raises ImportError
+        m.setitem(sys.modules, "torch", None)
+        assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1
     err = capsys.readouterr().err
     assert "torch" in err and "pip install" in err
 
-    fake = types.ModuleType("vecgames.training.liars_dice")
-    fake.load_agent = lambda path, device="cpu": types.SimpleNamespace(
-        observation="full", num_players=4, dice=5, act=None)
-    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", fake)
+    assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1  # not a checkpoint
+    assert "refusing to load" in capsys.readouterr().err
+
+    def player(game="liars_dice", **options):
+        return lambda path, device="cpu": types.SimpleNamespace(
+            game=game, env_options={"num_players": 4, "dice": 5, "observation": "full",
+                                    **options})
+
+    monkeypatch.setattr(checkpoint, "load_player", player())
     assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 2
     assert "--players 4 --dice 5" in capsys.readouterr().err
+    monkeypatch.setattr(checkpoint, "load_player", player("hanabi"))
+    assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1
+    assert "is a hanabi checkpoint" in capsys.readouterr().err
 
     def broken(path, device="cpu"):
         raise RuntimeError("bad magic number")
 
-    fake.load_agent = broken
+    monkeypatch.setattr(checkpoint, "load_player", broken)
     assert main(["--agent", str(ckpt)], input_fn=lambda p: "q") == 1
     assert "bad magic number" in capsys.readouterr().err
 
 
 def test_agent_checkpoint_plays(tmp_path, monkeypatch):
-    """A loaded agent gets its observation layout and the mask, as [1, ...] batches."""
+    """A loaded checkpoint player gets its observation layout and the mask, as [1, ...]
+    batches."""
+    from vecgames.policies import checkpoint
+
     seen: list[tuple] = []
 
-    class Agent:
-        observation, num_players, dice = "seed", 2, 4
+    class Player:
+        game = "liars_dice"
+        env_options = {"num_players": 2, "dice": 4, "observation": "seed"}
 
-        def act(self, obs, mask):
+        def __call__(self, obs, mask):
             seen.append((obs.shape, obs.dtype, mask.shape, mask.dtype))
             legal = np.flatnonzero(mask[0])
             # open with the lowest bid, then make the highest bid left (never challenge)
             return np.array([legal[-1] if mask[0, 0] else legal[0]], np.int64)
 
-    fake = types.ModuleType("vecgames.training.liars_dice")
-    fake.load_agent = lambda path, device="cpu": Agent()
-    monkeypatch.setitem(sys.modules, "vecgames.training.liars_dice", fake)
+    monkeypatch.setattr(checkpoint, "load_player", lambda path, device="cpu": Player())
     ckpt = tmp_path / "agent.pt"
     ckpt.write_bytes(b"x")
     out: list[str] = []

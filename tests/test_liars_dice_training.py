@@ -343,3 +343,20 @@ def test_schedules():
     assert ld.linear(0.25, 0.2, 0.5, 0.5) == pytest.approx(0.35)
     assert ld.linear(0.9, 0.2, 0.5, 0.5) == pytest.approx(0.5)
     assert ld.linear(0.3, 1.0, 0.1, 0.0) == pytest.approx(0.1)
+
+
+def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
+    """``vecgames play liars-dice --agent final.pt`` loads a real checkpoint of this trainer
+    (through ``vecgames.load_player``) and its seat bids at the table."""
+    from vecgames.play.liars_dice import main as play
+
+    out = tmp_path / "run"
+    assert ld.main(["--envs", "16", "--iterations", "10", "--learning-starts", "16",
+                    "--batch-size", "8", "--hidden", "8", "--dice", "2", "--eval-games", "10",
+                    "--curve-games", "0", "--checkpoint-every", "0", "--out", str(out),
+                    "--no-progress"]) == 0
+    lines: list[str] = []
+    answers = iter(["fei 3 2", "q"])  # seed 3: the person opens, the checkpoint answers
+    assert play(["--agent", str(out / "final.pt"), "--dice", "2", "--seat", "1", "--seed", "3"],
+                input_fn=lambda prompt: next(answers), print_fn=lines.append) == 0
+    assert any(line.startswith(("seat 0 bids", "seat 0 challenges")) for line in lines), lines

@@ -61,7 +61,8 @@ def _default(f: Any) -> Any:
 
 
 def comma_list(text: str) -> tuple[str, ...]:
-    return tuple(item.strip() for item in text.split(",") if item.strip())
+    """``a,b`` as ``("a", "b")``; an empty item stays (``""``) for the trainer to refuse."""
+    return tuple(item.strip() for item in text.split(","))
 
 
 def build_parser(config: type, prog: str, description: str,
@@ -80,6 +81,8 @@ def build_parser(config: type, prog: str, description: str,
         default = _default(f)
         kind, optional = _kind(f.type)
         if kind == "bool":
+            if default:
+                raise TypeError(f"{config.__name__}.{f.name}: a switch must default to False")
             p.add_argument(flag, action="store_true", help=text)
             continue
         if kind.startswith("tuple[str"):
@@ -91,7 +94,7 @@ def build_parser(config: type, prog: str, description: str,
         if f.name == "device":
             default = None  # parse_config picks CUDA when there is one
         shown = "" if default is None else f" (default {default})"
-        p.add_argument(flag, type=_TYPES[kind], default=None if optional else default,
+        p.add_argument(flag, type=_TYPES[kind], default=default,
                        choices=choices.get(f.name), help=text + shown)
     if "workers" in names:
         add_worker_arguments(p, _default(next(f for f in fields(config) if f.name == "workers")))
@@ -110,7 +113,7 @@ def parse_config(config: type, parser: argparse.ArgumentParser, argv: Sequence[s
     if "workers" in names:
         check_worker_arguments(a)
         values.update(workers=a.workers, ray_address=a.address)
-    if values.get("device") is None and "device" in names:
+    if not values.get("device") and "device" in names:  # not given, or given empty
         import torch
 
         values["device"] = "cuda" if torch.cuda.is_available() else "cpu"

@@ -54,7 +54,16 @@ from vecgames.games.liars_dice.bids import (
 from vecgames.games.liars_dice.odds import TAIL
 from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
 from vecgames.policies.liars_dice import env_actions
-from vecgames.policies.nets import HEADS, QNetwork, greedy_actions, make_qnet, masked_q
+from vecgames.policies.nets import (  # noqa: F401  (QNet, FourHeadQNet, head_layout: re-exported)
+    HEADS,
+    FourHeadQNet,
+    QNet,
+    QNetwork,
+    greedy_actions,
+    head_layout,
+    make_qnet,
+    masked_q,
+)
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import config_cli, runs

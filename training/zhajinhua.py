@@ -582,6 +582,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
 
 def check_config(cfg: Config) -> None:
     config_cli.budget_checks(cfg)
+    config_cli.at_least(cfg, 1, "envs", "steps", "eval_games", "eval_envs")
     if not 0.0 <= cfg.random_opponents <= 1.0:
         raise SystemExit("--random-opponents must be in [0, 1]")
 
@@ -593,7 +594,7 @@ def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:
 
 # Options of the default recipe that the seed recipe has no use for.
 NOT_IN_SEED_RECIPE = ("--steps", "--epochs", "--minibatches", "--entropy-coef",
-                      "--random-opponents", "--workers")
+                      "--value-coef", "--random-opponents", "--workers")
 
 
 def apply_recipe(cfg: Config, argv: list[str]) -> Config:

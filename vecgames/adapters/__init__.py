@@ -21,17 +21,20 @@ def _register() -> None:
 
 
 class _AfterGymnasiumImport:
-    """A ``sys.meta_path`` finder: when ``gymnasium`` is imported, it locates it as the path
-    finder would and runs ``_register`` right after the module has executed, then leaves.
+    """A ``sys.meta_path`` finder: when ``gymnasium`` is imported, it locates it as the other
+    finders would and runs ``_register`` right after the module has executed, then leaves.
     A mere look-up (``importlib.util.find_spec("gymnasium")``, which imports nothing) leaves
     it in place for the real import."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
         if fullname != "gymnasium":
             return None
-        from importlib.machinery import PathFinder
-
-        spec = PathFinder.find_spec(fullname, path)
+        spec = None
+        for finder in sys.meta_path:  # the other finders, in the order the import asks them
+            if finder is not self and hasattr(finder, "find_spec"):
+                spec = finder.find_spec(fullname, path, target)
+                if spec is not None:
+                    break
         loader = None if spec is None else spec.loader
         if loader is None or not hasattr(loader, "exec_module"):
             return spec

@@ -81,8 +81,9 @@ def strength_of(key, bits):
 
 @jit(inline=True)
 def _suit_mask(card, suit):
-    # The card's rank bit when it has ``suit``, else 0.
-    return np.int64((card & 3) == suit) << (card >> 2)
+    # The card's rank bit when it has ``suit``, else 0 (the id as a byte: a defined shift
+    # for any garbage id of ``evaluate(check=False)``).
+    return np.int64((card & 3) == suit) << (np.uint8(card) >> np.uint8(2))
 
 
 @jit(inline=True)
