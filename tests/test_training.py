@@ -222,3 +222,37 @@ def test_parse_config():
         tz.parse_config(["--random-opponents", "2"])
     with pytest.raises(ValueError, match="invalid device"):
         tz.train(tz.Config(device="nonsense", iterations=1))
+
+
+def test_opponent_seats_play_the_named_player(tmp_path):
+    """--opponent: the other seats of the --random-opponents tables act through the player
+    protocol (here a stand-in that always takes its first legal action); the learner's seat
+    and the self-play tables still sample the network."""
+    cfg = small_config(tmp_path, random_opponents=0.5, opponent="heuristic")
+    collector = tz.Collector(cfg, CPU, torch.Generator().manual_seed(0))
+    calls = []
+
+    def first_legal(obs, mask):
+        calls.append(len(mask))
+        return mask.argmax(1)
+
+    collector.opponent = first_legal
+    ro, _ = collector.collect(tz.PolicyNet(collector.obs_dim, collector.num_actions, 16))
+    theirs = ~ro.learner
+    assert calls and sum(calls) == int(theirs.sum())
+    assert torch.equal(ro.action[theirs], ro.mask.float().argmax(-1)[theirs])
+    half = cfg.envs // 2  # the self-play half never meets the opponent
+    assert ro.learner[:, half:].all()
+
+
+@pytest.mark.parametrize("opponent", ["percentile", "checkpoint"])
+def test_train_against_a_builtin_or_a_checkpoint(tmp_path, opponent):
+    tiny = ["--players", "3", "--envs", "24", "--steps", "8", "--iterations", "1",
+            "--eval-games", "48", "--eval-envs", "24", "--no-progress"]
+    if opponent == "checkpoint":
+        assert tz.main([*tiny, "--out", str(tmp_path / "first")]) == 0
+        opponent = str(tmp_path / "first" / "final.pt")
+    assert tz.main([*tiny, "--opponent", opponent, "--out", str(tmp_path / "run")]) == 0
+    assert json.loads((tmp_path / "run" / "eval.json").read_text())["config"]["opponent"] == (
+        opponent)
+    assert tz.main([*tiny, "--opponent", "human", "--out", str(tmp_path / "x")]) == 1

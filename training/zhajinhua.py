@@ -40,6 +40,8 @@ import numpy as np
 
 import vecgames
 from vecgames.policies.nets import PolicyNet
+from vecgames.policies.protocol import resolve_player
+from vecgames.simulators.mixed import checked_actions
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
 from . import config_cli, ray_rollouts, runs
@@ -85,6 +87,9 @@ class Config:
     value_coef: float = 0.5
     entropy_coef: float = 0.01
     random_opponents: float = 1.0
+    # who sits at the other seats of those tables: "random" (drawn in torch), or any player
+    # vecgames.players(game) names or a checkpoint path, read through the player protocol
+    opponent: str = "random"
     checkpoint_every: int = 25
     torch_threads: int = 1
     progress: bool = True
@@ -234,6 +239,8 @@ class Collector(CarryOver):
         self.random_seat = opponent_table(cfg.envs, cfg.players, cfg.random_opponents,
                                           device)[mine]
         self.rand_env = self.random_seat.any(1)
+        self.opponent = None if cfg.opponent == "random" else resolve_player(cfg.game,
+                                                                              cfg.opponent)
         self.learner_seat = torch.arange(cfg.envs, device=device)[mine] % cfg.players
         self.chips = torch.zeros(self.num_envs, device=device)  # learner's chips, running game
 
@@ -267,9 +274,12 @@ class Collector(CarryOver):
             cur = self.cur.long()
             is_random = self.random_seat[envs, cur]
             logits, _ = net(self.obs, self.mask)
-            uniform = torch.zeros_like(logits).masked_fill(~self.mask, float("-inf"))
-            actions = sample_actions(torch.where(is_random.unsqueeze(1), uniform, logits),
-                                     self.gen)
+            if self.opponent is None:
+                uniform = torch.zeros_like(logits).masked_fill(~self.mask, float("-inf"))
+                logits = torch.where(is_random.unsqueeze(1), uniform, logits)
+            actions = sample_actions(logits, self.gen)
+            if self.opponent is not None:
+                self._opponent_moves(actions, is_random)
             ro.obs[t].copy_(self.obs)
             ro.mask[t].copy_(self.mask)
             ro.player[t].copy_(cur)
@@ -284,6 +294,23 @@ class Collector(CarryOver):
             finished.append(self.chips[done & self.rand_env].clone())
             self.chips[done] = 0.0
         return ro, torch.cat(finished).tolist()
+
+
+    def _opponent_moves(self, actions: torch.Tensor, seats: torch.Tensor) -> None:
+        """The opponent's actions (``cfg.opponent``, a player of the protocol) into the rows
+        where it is to act."""
+        rows = torch.nonzero(seats).squeeze(1).cpu().numpy()
+        if rows.size == 0:
+            return
+        act_env = getattr(self.opponent, "act_env", None)
+        if act_env is not None:
+            chosen = np.asarray(act_env(self.env, rows))
+        else:
+            mask = self.mask.cpu().numpy()
+            chosen = self.opponent(self.obs.cpu().numpy()[rows], mask[rows])
+        chosen = checked_actions(self.env, chosen, rows, self.cfg.opponent)
+        actions[torch.from_numpy(rows).to(actions.device)] = torch.as_tensor(
+            chosen, dtype=actions.dtype, device=actions.device)
 
 
 def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
@@ -456,8 +483,8 @@ def load_policy(path: str | os.PathLike, device: Any = "cpu") -> PolicyNet:
     return net.to(resolve_device(device))
 
 
-def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
-    """Learner chips/game vs random opponents during training, entropy and KL per iteration."""
+def plot_curve(history: list[dict[str, Any]], path: Path, opponent: str = "random") -> None:
+    """Learner chips/game vs ``opponent`` during training, entropy and KL per iteration."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -472,7 +499,7 @@ def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
         smooth = np.convolve(np.nan_to_num(chips), np.ones(k) / k, mode="valid")
         axes[0].plot(it[k - 1:], smooth, label=f"mean of {k}")
     axes[0].axhline(0.0, color="grey", lw=0.8)
-    axes[0].set(title="learner chips/game vs random (training)", xlabel="iteration")
+    axes[0].set(title=f"learner chips/game vs {opponent} (training)", xlabel="iteration")
     axes[0].legend()
     for ax, key in zip(axes[1:], ("entropy", "kl"), strict=True):
         ax.plot(it, [h.get(key, np.nan) for h in history])
@@ -548,7 +575,7 @@ def train(cfg: Config, command: str = "") -> dict[str, Any]:
     save_checkpoint(out / "final.pt", net, opt, cfg, it,
                     run_state(gen, collector, history, samples, seconds))
     (out / "history.json").write_text(json.dumps(history, indent=1))
-    plot_curve(history, out / "learning_curve.png")
+    plot_curve(history, out / "learning_curve.png", Path(cfg.opponent).stem)
     records = {name: evaluate(net, cfg, device, opponents=name) for name in cfg.eval_opponents}
     train_info = {"iterations": it, "seconds": round(seconds, 1), "samples": samples}
     write_eval(out, records, cfg, train_info, command)
@@ -568,7 +595,10 @@ DESCRIPTION = ("Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty ag
 HELP = {
     "players": "seats per table (Zha Jin Hua 2..6, Hold'em 2..10)",
     "iterations": "training iterations (default 100 unless --minutes is given)",
-    "random_opponents": "fraction of training tables where the other seats play at random",
+    "random_opponents": "fraction of training tables where the other seats play --opponent "
+                        "(the rest self-play)",
+    "opponent": "who plays the other seats of those tables: random, a built-in player "
+                "(vecgames.players(game)) or a checkpoint path",
     "recipe": "'seed': train as seed 003 describes (self-play, one trajectory per seat and game, "
               "a plain gradient step then a KL step, no value or entropy term, obs='seed'; "
               f"defaults {seed_recipe.DEFAULTS})",
@@ -585,6 +615,17 @@ def check_config(cfg: Config) -> None:
     config_cli.at_least(cfg, 1, "envs", "steps", "eval_games", "eval_envs")
     if not 0.0 <= cfg.random_opponents <= 1.0:
         raise SystemExit("--random-opponents must be in [0, 1]")
+    if cfg.opponent == "human":
+        raise SystemExit("--opponent: a person cannot sit at every training table")
+    if cfg.opponent != "random":
+        try:
+            resolve_player(cfg.game, cfg.opponent)
+        except (TypeError, ValueError) as exc:
+            raise SystemExit(f"--opponent: {exc}") from None
+        if cfg.game == "holdem" and cfg.opponent in vecgames.players("holdem"):
+            # they bet exact chip amounts (env.step_amounts); the trainer steps action ids
+            raise SystemExit("--opponent: Hold'em's built-in players bet exact amounts that "
+                             "this trainer's actions cannot carry; use random or a checkpoint")
 
 
 def parse_config(argv: list[str] | None = None, prog: str = PROG) -> Config:

@@ -244,7 +244,9 @@ class HoldemEnv(VecEnv):
         """The rule broken and the chips at stake (``_codes`` holds the last check)."""
         to_call, lo, hi = raise_bounds(self.state, i, self.rules)
         bounds = f"raise to {lo}..{hi}" if lo <= hi else "no raise"
-        return f" ({ILLEGAL_NAMES[int(self._codes[i])]}; to call {to_call}, {bounds})"
+        # no code when the action was refused before a step checked it (a runner's check)
+        rule = ILLEGAL_NAMES.get(int(self._codes[i]), "not legal now")
+        return f" ({rule}; to call {to_call}, {bounds})"
 
     def _int_array(self, values: Any, name: str) -> np.ndarray:
         arr = np.asarray(values)
