@@ -72,8 +72,8 @@ def build_parser(config: type, prog: str, description: str,
     ``choices`` per field where a flag takes one of a few words."""
     help, choices = dict(help or {}), dict(choices or {})
     p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
-    names = {f.name for f in fields(config)}
-    for f in fields(config):
+    by_name = {f.name: f for f in fields(config)}
+    for f in by_name.values():
         if f.name in OWN_FLAGS or f.name in skip:
             continue
         flag = "--" + f.name.replace("_", "-")
@@ -96,8 +96,8 @@ def build_parser(config: type, prog: str, description: str,
         shown = "" if default is None else f" (default {default})"
         p.add_argument(flag, type=_TYPES[kind], default=default,
                        choices=choices.get(f.name), help=text + shown)
-    if "workers" in names:
-        add_worker_arguments(p, _default(next(f for f in fields(config) if f.name == "workers")))
+    if "workers" in by_name:
+        add_worker_arguments(p, _default(by_name["workers"]))
     runs.add_run_arguments(p)
     return p
 

@@ -38,6 +38,7 @@ import numpy as np
 
 import vecgames
 from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field
+from vecgames.policies.checkpoint import load_network
 from vecgames.policies.nets import ActorCritic
 from vecgames.torch_bridge import TorchBridge, import_torch, resolve_device
 
@@ -422,9 +423,7 @@ def load_policy(path: str | os.PathLike, device: Any = "cpu") -> HanabiPolicy:
     """The :class:`HanabiPolicy` stored in a checkpoint written by this trainer (loaded with
     ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
     dev = resolve_device(device)
-    ckpt = runs.load_checkpoint(path, dev)
-    net = ActorCritic(ckpt["obs_dim"], ckpt["num_actions"], ckpt["config"]["hidden"])
-    net.load_state_dict(ckpt["model"])
+    net, _, ckpt, _ = load_network(path, dev)
     cfg = ckpt["config"]  # a checkpoint from before the rule options played the defaults
     return HanabiPolicy(net.to(dev), cfg["players"], dev,
                         {k: cfg[k] for k in CHOICES if k in cfg})

@@ -53,6 +53,7 @@ from vecgames.games.liars_dice.bids import (
 )
 from vecgames.games.liars_dice.odds import TAIL
 from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
+from vecgames.policies.checkpoint import load_network
 from vecgames.policies.liars_dice import env_actions
 from vecgames.policies.nets import (  # noqa: F401  (QNet, FourHeadQNet, head_layout: re-exported)
     HEADS,
@@ -425,12 +426,8 @@ def load_agent(path: str | os.PathLike, device: Any = "cpu") -> Agent:
     """The greedy :class:`Agent` stored in a checkpoint written by this trainer (loaded with
     ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
     dev = resolve_device(device)
-    ckpt = runs.load_checkpoint(path, dev)
-    cfg = ckpt["config"]
-    net = make_qnet(cfg.get("head", "combined"), ckpt["obs_dim"], ckpt["num_actions"],
-                    cfg["hidden"], cfg["layers"])
-    net.load_state_dict(ckpt["model"])
-    return Agent(net, cfg, dev)
+    net, _, ckpt, _ = load_network(path, dev)
+    return Agent(net, ckpt["config"], dev)
 
 
 # -- evaluation ----------------------------------------------------------------------------

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 import vecgames
+from vecgames.policies.checkpoint import load_network
 from vecgames.policies.nets import PolicyNet
 from vecgames.policies.protocol import resolve_player
 from vecgames.simulators.mixed import checked_actions
@@ -299,18 +300,17 @@ class Collector(CarryOver):
     def _opponent_moves(self, actions: torch.Tensor, seats: torch.Tensor) -> None:
         """The opponent's actions (``cfg.opponent``, a player of the protocol) into the rows
         where it is to act."""
-        rows = torch.nonzero(seats).squeeze(1).cpu().numpy()
-        if rows.size == 0:
+        index = torch.nonzero(seats).squeeze(1)
+        if index.numel() == 0:
             return
+        rows = index.cpu().numpy()
         act_env = getattr(self.opponent, "act_env", None)
         if act_env is not None:
             chosen = np.asarray(act_env(self.env, rows))
-        else:
-            mask = self.mask.cpu().numpy()
-            chosen = self.opponent(self.obs.cpu().numpy()[rows], mask[rows])
+        else:  # only the opponent's rows leave the device
+            chosen = self.opponent(self.obs[index].cpu().numpy(), self.mask[index].cpu().numpy())
         chosen = checked_actions(self.env, chosen, rows, self.cfg.opponent)
-        actions[torch.from_numpy(rows).to(actions.device)] = torch.as_tensor(
-            chosen, dtype=actions.dtype, device=actions.device)
+        actions[index] = torch.as_tensor(chosen, dtype=actions.dtype, device=actions.device)
 
 
 def worker_collector(cfg: Config, envs_per_worker: int, worker: int) -> Collector:
@@ -477,10 +477,8 @@ def save_checkpoint(path: Path, net: PolicyNet, opt: torch.optim.Optimizer, cfg:
 def load_policy(path: str | os.PathLike, device: Any = "cpu") -> PolicyNet:
     """The PolicyNet stored in a checkpoint written by this trainer (loaded with
     ``weights_only=True``: a file holding other objects is refused with a ValueError)."""
-    ckpt = runs.load_checkpoint(path, resolve_device(device))
-    net = PolicyNet(ckpt["obs_dim"], ckpt["num_actions"], ckpt["config"]["hidden"])
-    net.load_state_dict(ckpt["model"])
-    return net.to(resolve_device(device))
+    dev = resolve_device(device)
+    return load_network(path, dev)[0].to(dev)
 
 
 def plot_curve(history: list[dict[str, Any]], path: Path, opponent: str = "random") -> None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .core.simulation import numba_threads, run_with_progress, show_progress
 from .games.catalog import GAMES, OBSERVATION_CHOICES, UNITS, game_module, gym_id
+from .policies.catalog import players
 from .simulators import default_policy, simulation_module
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -61,7 +62,6 @@ def game_info(name: str) -> GameInfo:
     module = game_module(name)
     env_class = getattr(module, GAMES[name][1])
     rules = importlib.import_module(GAMES[name][0] + ".rules")
-    policies = importlib.import_module(f"vecgames.policies.{name}")
     variants: dict[str, dict[str, Any]] = {"default": {}}
     if name in OBSERVATION_CHOICES:
         keyword, where, attr = OBSERVATION_CHOICES[name]
@@ -79,7 +79,7 @@ def game_info(name: str) -> GameInfo:
         env_options=_keyword_defaults(env_class.__init__, _COMMON_ENV_ARGS),
         simulate_options=_keyword_defaults(simulation_module(name).simulate,
                                            _COMMON_SIM_ARGS),
-        policies=tuple(policies.POLICIES), default_policy=default_policy(name),
+        policies=tuple(players(name)), default_policy=default_policy(name),
         obs_dim=obs_dim, num_actions=num_actions)
 
 

@@ -100,11 +100,8 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = Tru
     from vecgames.torch_bridge import resolve_device
 
     dev = resolve_device(device)
-    ckpt = load_checkpoint(file, dev)
-    game = checkpoint_game(ckpt, file)
+    net, scores, ckpt, game = load_network(file, dev)
     cfg = ckpt.get("config") or {}
-    net, scores = BUILDERS[game](ckpt, cfg)
-    net.load_state_dict(ckpt["model"])
     options = ckpt.get("env_options")
     if not isinstance(options, dict):
         options = config_env_options(game, cfg)
@@ -112,6 +109,17 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = Tru
     return CheckpointPlayer(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
                             num_actions=int(ckpt["num_actions"]), env_options=env_options,
                             path=file, device=dev, greedy=greedy, seed=int(seed))
+
+
+def load_network(path: str | os.PathLike, device: Any = "cpu"
+                 ) -> tuple[Any, Callable[[Any, Any, Any], Any], dict[str, Any], str]:
+    """(the network with its weights, its scoring function, the checkpoint, the game) of a
+    checkpoint file of any vecgames trainer; the one place a network is rebuilt."""
+    ckpt = load_checkpoint(path, device)
+    game = checkpoint_game(ckpt, Path(path))
+    net, scores = BUILDERS[game](ckpt, ckpt.get("config") or {})
+    net.load_state_dict(ckpt["model"])
+    return net, scores, ckpt, game
 
 
 def checkpoint_game(ckpt: dict[str, Any], path: Path) -> str:
