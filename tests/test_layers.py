@@ -29,6 +29,7 @@ LAYERS: list[tuple[str, ...]] = [
     ("arena", "play", "adapters"),  # matches and ratings; terminal games; Gymnasium & co
     ("api",),  # vecgames.simulate (local or Ray), list_games
     ("__init__", "analysis", "training"),  # the package's names; reports; trainers
+    ("web",),  # vecgames serve: the browser app over the players, arena and games
     ("cli",),  # the vecgames command
 ]
 RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}

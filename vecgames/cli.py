@@ -97,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game", choices=list(PLAY_GAMES))
     play.add_argument("args", nargs=argparse.REMAINDER,
                       help="arguments passed on to vecgames.play.<game>.main")
+    _add_serve(sub.add_parser("serve", help="play, watch and replay games in the browser "
+                                            "(needs the web extra)",
+                              description="Start the local web app: play against built-in "
+                                          "players or checkpoints, watch them play, open "
+                                          "arena replays, run arenas. Needs the web extra: "
+                                          "pip install 'vecgames[web]'."))
     return parser
 
 
@@ -743,6 +749,46 @@ def _forward(entry: Any, argv: list[str]) -> int:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
 
 
+# ---------------------------------------------------------------- serve
+
+
+def _add_serve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765)")
+    p.add_argument("--checkpoint", action="append", default=[], metavar="PATH",
+                   help="a checkpoint the page may seat (repeatable); the only files the "
+                        "server loads players from")
+    p.add_argument("--replays", metavar="DIR",
+                   help="a folder of replay files (*.json) to list on the replays page")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from .web import serve
+
+    if not 0 < args.port < 65536:
+        raise CLIError(f"argument --port: must be in 1..65535, got {args.port}")
+    for path in args.checkpoint:
+        _check_input(path, "--checkpoint")
+    if args.replays is not None and not os.path.isdir(args.replays):
+        raise CLIError(f"argument --replays: no folder {args.replays!r}")
+    try:
+        serve(args.host, args.port, args.checkpoint, args.replays)
+    except ImportError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 1
+    except ValueError as exc:  # a checkpoint that does not load
+        raise CLIError(f"argument --checkpoint: {exc}") from None
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def _check_input(path: str, flag: str) -> None:
+    if not os.path.isfile(path):
+        raise CLIError(f"argument {flag}: no file {path!r}")
+
+
 # ---------------------------------------------------------------- entry point
 
 
@@ -755,7 +801,8 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         handler = {"list": _list, "simulate": _simulate, "equity": _equity, "train": _train,
-                   "play": _play, "preflop-matrix": _preflop, "arena": _arena}[args.command]
+                   "play": _play, "preflop-matrix": _preflop, "arena": _arena,
+                   "serve": _serve}[args.command]
         return handler(args)
     except CLIError as exc:
         print(f"{PROG}: error: {exc}", file=sys.stderr)

@@ -1,0 +1,391 @@
+"""Games in progress on the server: a person against players, or players alone (spectating).
+
+The server is the authority. A :class:`Session` owns a one-table env and the players of the
+other seats (``vecgames.simulators.mixed.Table``, the runner's checks); a person's move is
+refused with a :class:`WebError` (HTTP 4xx) unless it is their turn and the env's
+illegal-action contract takes it (a ``ValueError`` there changes nothing). Everything sent
+to a browser comes from :meth:`Session.message`, which renders only what the session's seat
+may see (``views.table_view``). Sessions live in a :class:`SessionStore` under ids from
+``secrets.token_urlsafe``; players come from a :class:`Catalog`: built-in names, or
+checkpoints loaded when the server started (never a path from a request).
+"""
+
+from __future__ import annotations
+
+import importlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+
+from ..arena.replay import Action, apply_action
+from ..core.simulation import numba_threads
+from ..policies.human import row_state
+from . import views
+
+GAMES = tuple(views.VIEW_MODULES)
+MAX_GAMES_PER_MATCH = 1000
+MAX_STEPS_PER_GAME = 20_000  # a guard: every game ends far sooner (the envs cap their steps)
+LOG_LINES = 300  # the move log kept per session (the latest lines)
+
+
+class WebError(Exception):
+    """A request the server refuses: ``status`` is the HTTP status, the text says why."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.status = status
+
+
+def rules_module(game: str) -> Any:
+    return importlib.import_module(f"vecgames.games.{game}.rules")
+
+
+def check_game(game: Any) -> str:
+    if not isinstance(game, str) or game not in GAMES:
+        raise WebError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
+    return game
+
+
+def check_options(game: str, options: Any) -> dict[str, Any]:
+    """Rule options from a request: only the game's rule keys (the env checks the values)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise WebError("options must be an object of rule options")
+    defaults = rules_module(game).DEFAULT_OPTIONS
+    unknown = sorted(set(options) - set(defaults))
+    if unknown:
+        raise WebError(f"unknown rule option(s) {unknown} for {game}; the options are "
+                       f"{sorted(defaults)}")
+    out = {}
+    for key, value in options.items():
+        if not (value is None or isinstance(value, (bool, int, str))):
+            raise WebError(f"rule option {key!r} must be a number, a word or true/false")
+        out[str(key)] = value
+    return out
+
+
+def request_int(value: Any, name: str, lo: int, hi: int, default: int | None = None) -> int:
+    if value is None and default is not None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise WebError(f"{name} must be an integer, got {value!r}")
+    if not lo <= value <= hi:
+        raise WebError(f"{name} must be in [{lo}, {hi}], got {value}")
+    return value
+
+
+@dataclass
+class Catalog:
+    """The players a request may name: every game's built-in players, and the checkpoints
+    loaded at server start (``load``), by name."""
+
+    checkpoints: dict[str, Any] = field(default_factory=dict)  # name -> Player
+    paths: dict[str, str] = field(default_factory=dict)  # name -> the path it came from
+
+    def load(self, paths: Sequence[str]) -> None:
+        """Load each checkpoint (``vecgames.load_player``); a bad one raises ValueError."""
+        from ..policies.checkpoint import load_player
+
+        for path in paths:
+            player = load_player(path)
+            name = f"{player.name}"
+            k = 2
+            while name in self.checkpoints:
+                name, k = f"{player.name}#{k}", k + 1
+            self.checkpoints[name] = player
+            self.paths[name] = str(path)
+
+    def builtins(self, game: str) -> dict[str, str]:
+        from ..policies.catalog import players
+
+        return dict(players(game))
+
+    def checkpoint_names(self, game: str) -> list[str]:
+        return [n for n, p in self.checkpoints.items() if getattr(p, "game", None) == game]
+
+    def player(self, game: str, name: Any) -> Any:
+        """A seat's player from a request: a built-in name or a loaded checkpoint's name."""
+        if isinstance(name, str):
+            builtins = self.builtins(game)
+            if name in builtins:  # the runner makes the built-in player of this name
+                return name
+            if name in self.checkpoint_names(game):
+                return self.checkpoints[name]
+        loaded = ", ".join(self.checkpoint_names(game)) or "none loaded"
+        raise WebError(f"unknown player {name!r} for {game}: a built-in player "
+                       f"({', '.join(self.builtins(game))}) or a checkpoint given to "
+                       f"`vecgames serve --checkpoint` ({loaded})")
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Every game with its rule options, players and default opponent (``/api/games``)."""
+        out = []
+        for game in GAMES:
+            view = views.view_of(game)
+            out.append({"name": game, "title": views.TITLES[game],
+                        "options": rules_module(game).DEFAULT_OPTIONS,
+                        "players": self.builtins(game),
+                        "checkpoints": self.checkpoint_names(game),
+                        "default": view.default_agent})
+        return out
+
+
+class Person:
+    """The seat a person plays in a session: never asked by the runner (the server steps the
+    env with the person's move itself)."""
+
+    name = "you"
+
+    def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> Any:
+        raise RuntimeError("a person's move comes from their browser")  # pragma: no cover
+
+
+class Session:
+    """A match of ``games`` games of ``game`` at one table: a person at ``seat`` against
+    ``opponents`` (a name per other seat, or one for all), or with ``seat=None`` players at
+    every seat for a spectator (``opponents``: one per seat, or one for all)."""
+
+    def __init__(self, catalog: Catalog, game: Any, opponents: Any = None,
+                 seat: int | None = 0, options: Any = None, games: Any = None,
+                 seed: Any = None):
+        from ..games.catalog import make
+        from ..simulators.mixed import Table
+
+        self.game = check_game(game)
+        self.view = views.view_of(self.game)
+        self.options = check_options(self.game, options)
+        self.games = request_int(games, "games", 1, MAX_GAMES_PER_MATCH, default=1)
+        self.seed = request_int(seed, "seed", 0, 2**31 - 1, default=secrets.randbits(31))
+        names = opponents if opponents is not None else self.view.default_agent
+        names = list(names) if isinstance(names, (list, tuple)) else [names]
+        specs = [catalog.player(self.game, name) for name in names]
+        needs = {int(o["num_players"]) for o in (getattr(p, "env_options", None) or {}
+                                                  for p in specs) if "num_players" in o}
+        opts = dict(self.options)
+        if "num_players" not in opts and len(needs) == 1:  # a checkpoint's table size
+            opts["num_players"] = needs.pop()
+        try:
+            n = make(self.game, num_envs=1, seed=0, **opts).num_players  # checks the options
+        except (ValueError, TypeError) as exc:
+            raise WebError(f"options: {exc}") from None
+        if seat is not None:
+            seat = request_int(seat, "seat", 0, n - 1)
+        self.seat: int | None = seat
+        others = [p for p in range(n) if p != seat]
+        if len(specs) == 1:
+            specs = specs * len(others)
+        if len(specs) != len(others):
+            raise WebError(f"opponents: give one player for every other seat or one per seat "
+                           f"({len(others)}), got {len(specs)}")
+        by_seat = dict(zip(others, specs, strict=True))
+        try:
+            self.table = Table(self.game, [Person() if p == seat else by_seat[p]
+                                           for p in range(n)], {**opts, "num_players": n})
+            self.env: Any = make(self.game, num_envs=1, seed=self.seed, **self.table.env_options)
+            self.table.check_env(self.env)
+        except (ValueError, TypeError) as exc:
+            raise WebError(f"players: {exc}") from None
+        self.num_players = n
+        self.labels = ["you" if p == seat else label for p, label in enumerate(self.table.labels)]
+        self.id = secrets.token_urlsafe(18)
+        self.lock = threading.Lock()
+        self.version = 0
+        self.game_no = 1
+        self.status = "playing"  # "over": a game ended (next), "finished": the match did
+        self.score = np.zeros(n)
+        self.results: list[list[float]] = []
+        self.log: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self._game_reward = np.zeros(n)
+        self._final: Any = None  # the state the last game ended in (shown until the next)
+        self._shown: list[int] = []
+        with numba_threads(1):
+            self._obs, self._info = self.env.reset()
+            self._run_players()
+
+    # -- moves -------------------------------------------------------------------------------
+    @property
+    def to_act(self) -> int:
+        return int(self.env.current_player[0])
+
+    def act(self, body: Any) -> None:
+        """The person's move: ``{"action": id}``, or in Hold'em ``{"kind": 0|1|2, "amount":
+        raise_to}``; then the other seats play until it is the person's turn again or the
+        game ends."""
+        if self.seat is None:
+            raise WebError("a spectated game has no person's seat: step it instead", 409)
+        if self.status != "playing":
+            raise WebError(f"the game is over ({self.status}): start the next one", 409)
+        if self.to_act != self.seat:  # pragma: no cover - the players move before replying
+            raise WebError("it is not your turn", 409)
+        action = parse_action(self.game, body)
+        with numba_threads(1):
+            try:
+                self._step(action)
+            except (ValueError, TypeError) as exc:  # the env's contract: nothing changed
+                raise WebError(f"illegal move: {exc}", 400) from None
+            self._run_players()
+
+    def advance(self) -> None:
+        """A spectated game: the next move of the player to act (or the next game)."""
+        if self.seat is not None:
+            raise WebError("only a spectated game is stepped; play your move", 409)
+        if self.status == "finished":
+            raise WebError("the match is over", 409)
+        with numba_threads(1):
+            if self.status == "over":
+                self._next_game()
+                return
+            self._step(self._player_move())
+
+    def next_game(self) -> None:
+        if self.status != "over":
+            raise WebError("the current game is not over" if self.status == "playing" else
+                           "the match is over", 409)
+        with numba_threads(1):
+            self._next_game()
+            self._run_players()
+
+    def _next_game(self) -> None:
+        self.game_no += 1
+        self.status = "playing"
+        self.result, self._final, self._shown = None, None, []
+        self.log.append({"seat": None, "text": f"--- game {self.game_no} of {self.games} ---"})
+
+    def _run_players(self) -> None:
+        """The other seats' moves until the person's turn or the end of the game."""
+        if self.seat is None:
+            return
+        for _ in range(MAX_STEPS_PER_GAME):
+            if self.status != "playing" or self.to_act == self.seat:
+                return
+            self._step(self._player_move())
+        raise RuntimeError("a game did not end")  # pragma: no cover
+
+    def _player_move(self) -> Action:
+        from ..simulators.mixed import choose
+
+        ids, exact = choose(self.env, self.table, self._obs, self._info, np.ones(1, np.bool_))
+        return int(ids[0]) if exact is None else (int(exact[0][0]), int(exact[1][0]))
+
+    def _step(self, action: Action) -> None:
+        p = self.to_act
+        before = row_state(self.env.state, 0)
+        obs, reward, terminated, truncated, info = apply_action(self.env, action)
+        self._obs, self._info = obs, info
+        self.version += 1
+        done = bool(terminated[0] or truncated[0])
+        n = self.num_players
+        self._game_reward += reward[0, :n]
+        after = row_state(self.env.state, 0)
+        for line in self.view.narrate(before, after, self.env, action, reward[0, :n], done):
+            self.log.append({"seat": p, "text": line})
+        if done:
+            self._end_game(before, action, bool(truncated[0] and not terminated[0]))
+        del self.log[:-LOG_LINES]
+
+    def _end_game(self, before: Any, action: Action, truncated: bool) -> None:
+        total = self._game_reward.copy()
+        self._game_reward[:] = 0
+        self.score += total
+        self.results.append([float(x) for x in total])
+        self._final = before
+        self._shown = views.showdown(self.game, before, self.env, action)
+        if self.seat is not None and self.game == "zhajinhua":  # your own cards, at the end
+            self._shown = sorted({*self._shown, self.seat})
+        text = self.view.game_over(before, self.env, action, total, self.seat, truncated)
+        self.result = {"rewards": [float(x) for x in total], "text": text,
+                       "truncated": truncated, "shown": list(self._shown)}
+        for player in self.table.players:
+            reset = getattr(player, "reset_games", None)
+            if reset is not None:
+                reset(np.zeros(1, np.int64))
+        self.status = "finished" if self.game_no >= self.games else "over"
+
+    # -- what a browser receives -------------------------------------------------------------
+    def message(self, reveal: bool = False) -> dict[str, Any]:
+        """The session as its seat may see it (a spectator: every hand with ``reveal``)."""
+        if reveal and self.seat is not None:
+            raise WebError("a player's view never shows the other hands", 403)
+        playing = self.status == "playing"
+        s = row_state(self.env.state, 0) if playing else self._final
+        table = views.table_view(self.game, s, self.env, self.seat, reveal,
+                                 () if playing else self._shown)
+        moves: list[dict[str, Any]] = []
+        your_turn = playing and self.seat is not None and self.to_act == self.seat
+        if your_turn:
+            moves = views.move_list(self.game, self.view, s, self.env, self.env.action_mask[0])
+        if not your_turn and self.game == "holdem":
+            table["raise"] = None  # the raise range is the acting seat's business
+        return {"id": self.id, "game": self.game, "title": views.TITLES[self.game],
+                "mode": "watch" if self.seat is None else "play", "seat": self.seat,
+                "labels": self.labels, "status": self.status, "game_no": self.game_no,
+                "games": self.games, "seed": self.seed, "version": self.version,
+                "to_act": self.to_act if playing else None, "your_turn": your_turn,
+                "table": table, "moves": moves, "log": list(self.log),
+                "result": self.result, "score": [float(x) for x in self.score],
+                "results": self.results, "reveal": bool(reveal)}
+
+
+def parse_action(game: str, body: Any) -> Action:
+    """A move from a request body (checked for type here, for legality by the env)."""
+    if not isinstance(body, Mapping):
+        raise WebError("the move must be a JSON object: {\"action\": id}")
+    if "kind" in body:
+        if game != "holdem":
+            raise WebError("kind/amount moves are Hold'em's exact bets")
+        kind = body.get("kind")
+        amount = body.get("amount", 0)
+        for name, v in (("kind", kind), ("amount", amount)):
+            if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 2**31:
+                raise WebError(f"{name} must be an integer, got {v!r}")
+        return (int(kind), int(amount))  # type: ignore[arg-type]
+    action = body.get("action")
+    if isinstance(action, bool) or not isinstance(action, int) or abs(action) > 2**31:
+        raise WebError(f"action must be an integer action id, got {action!r}")
+    if action < 0:
+        raise WebError(f"action {action}: an action id is 0 or more")
+    return action
+
+
+T = TypeVar("T")
+
+
+class Store(Generic[T]):
+    """Items (with an ``id``) by id; the least recently used goes beyond ``limit``."""
+
+    def __init__(self, limit: int, what: str = "item"):
+        self.limit, self.what = limit, what
+        self._items: OrderedDict[str, T] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def add(self, item: T) -> T:
+        with self._lock:
+            self._items[item.id] = item  # type: ignore[attr-defined]
+            while len(self._items) > self.limit:
+                self._items.popitem(last=False)
+        return item
+
+    def get(self, key: str) -> T:
+        with self._lock:
+            item = self._items.get(key)
+            if item is None:
+                raise WebError(f"no such {self.what} (it ended, or the server restarted)", 404)
+            self._items.move_to_end(key)
+            return item
+
+    def remove(self, key: str) -> None:
+        with self._lock:
+            self._items.pop(key, None)
+
+    def values(self) -> list[T]:
+        with self._lock:
+            return list(self._items.values())
+
+    def __len__(self) -> int:
+        return len(self._items)

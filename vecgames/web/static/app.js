@@ -1,0 +1,586 @@
+// vecgames serve: the page. Plain JS, no build step. The server holds every game; this page
+// shows what the server sends (only what the seat may see) and posts moves it offers.
+"use strict";
+
+const SUITS = { h: "♥", d: "♦", c: "♣", s: "♠" };
+const HANABI_COLORS = { R: "#d33", Y: "#e0b000", G: "#2a2", W: "#bbb", B: "#36c" };
+let GAMES = null;          // /api/games
+let timer = null;          // the page's one poll / autoplay timer
+
+// ------------------------------------------------------------------ helpers
+
+function h(tag, attrs, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (k === "class") el.className = v;
+    else el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+function svg(tag, attrs, ...children) {
+  const el = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, v);
+  for (const c of children.flat()) if (c) el.append(c);
+  return el;
+}
+
+function showError(text) {
+  const box = document.getElementById("error");
+  box.textContent = text || "";
+  box.hidden = !text;
+}
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method, headers: body === undefined ? {} : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) {
+    showError(data.error || `HTTP ${res.status}`);
+    throw new Error(data.error || `HTTP ${res.status}`);
+  }
+  showError("");
+  return data;
+}
+
+function fmt(x) {
+  if (x === null || x === undefined) return "–";
+  const v = Math.round(x * 100) / 100;
+  return (v > 0 ? "+" : "") + v;
+}
+
+function stopTimer() { if (timer) { clearTimeout(timer); timer = null; } }
+
+// ------------------------------------------------------------------ pieces
+
+function cardEl(c) {
+  if (!c) return h("div", { class: "card back", title: "face down" });
+  const red = c.s === "h" || c.s === "d";
+  return h("div", { class: `card ${red ? "red" : "black"}`, "data-card": c.card,
+                    title: c.r + SUITS[c.s] },
+           h("span", { class: "rank" }, c.r), h("span", { class: "suit" }, SUITS[c.s]));
+}
+
+function cards(list, count) {
+  if (list) return h("div", { class: "cards" }, list.map(cardEl));
+  return h("div", { class: "cards" }, Array.from({ length: count }, () => cardEl(null)));
+}
+
+const PIPS = { 1: [[25, 25]], 2: [[14, 14], [36, 36]], 3: [[13, 13], [25, 25], [37, 37]],
+  4: [[14, 14], [36, 14], [14, 36], [36, 36]],
+  5: [[13, 13], [37, 13], [25, 25], [13, 37], [37, 37]],
+  6: [[14, 12], [36, 12], [14, 25], [36, 25], [14, 38], [36, 38]] };
+
+function die(face, size) {
+  const s = size || 34;
+  return svg("svg", { class: "die", width: s, height: s, viewBox: "0 0 50 50", "data-face": face },
+    svg("rect", { x: 2, y: 2, width: 46, height: 46, rx: 9, fill: "#fff", stroke: "#333",
+                  "stroke-width": 2 }),
+    (PIPS[face] || []).map(([x, y]) => svg("circle", { cx: x, cy: y, r: 5,
+                                                       fill: face === 1 ? "#c22" : "#222" })));
+}
+
+function hiddenDie() {
+  return svg("svg", { class: "die", width: 34, height: 34, viewBox: "0 0 50 50" },
+    svg("rect", { x: 2, y: 2, width: 46, height: 46, rx: 9, fill: "#456", stroke: "#233",
+                  "stroke-width": 2 }));
+}
+
+function chips(n, label) {
+  return h("span", { class: "chips", title: label || "chips" },
+           h("span", { class: "chip" }), h("b", {}, n));
+}
+
+function hanabiCard(slot) {
+  const c = slot.card;
+  const k = slot.know || {};
+  const color = c ? HANABI_COLORS[c.color] : (k.color ? HANABI_COLORS[k.color] : "#777");
+  const face = c ? `${c.rank}` : (k.rank ? `${k.rank}` : "?");
+  const hint = `${k.color || "?"}${k.rank || "?"}`;
+  return h("div", { class: `hcard ${c ? "" : "hidden"}`, style: `--c:${color}`,
+                    "data-card": c ? c.card : null, title: c ? `${c.color}${c.rank}` : "your card" },
+           h("span", { class: "hrank" }, face),
+           h("span", { class: "hint", title: "what its holder knows" }, hint));
+}
+
+// ------------------------------------------------------------------ tables per game
+
+function seatBox(msg, p, body) {
+  const t = msg.table;
+  const turn = msg.status === "playing" && t.player === p;
+  const you = msg.seat === p;
+  return h("div", { class: `seat${turn ? " turn" : ""}${you ? " you" : ""}`, "data-seat": p },
+           h("div", { class: "seat-name" }, `seat ${p} · ${msg.labels[p]}`), body);
+}
+
+const TABLES = {
+  zhajinhua(msg) {
+    const t = msg.table;
+    const seats = t.seats.map((s, p) => seatBox(msg, p, [
+      cards(s.cards, 3),
+      h("div", { class: "seat-info" },
+        chips(s.paid, "paid"), " ", s.in ? (s.seen ? "seen" : "blind") : "out",
+        s.hand ? ` · ${s.hand}` : "", s.last ? ` · ${s.last}` : "")]));
+    const center = h("div", { class: "center" },
+      h("div", { class: "pot" }, "pot ", chips(t.pot, "pot")),
+      h("div", {}, `round ${t.round}/${t.max_rounds} · minimum bet ${t.min_bet} · ${t.phase} phase`));
+    return layout(msg, seats, center);
+  },
+  holdem(msg) {
+    const t = msg.table;
+    const seats = t.seats.map((s, p) => seatBox(msg, p, [
+      cards(s.cards, 2),
+      h("div", { class: "seat-info" }, chips(s.stack, "stack"),
+        s.bet ? [" bet ", chips(s.bet, "bet")] : "", ` ${s.status}`,
+        t.button === p ? h("span", { class: "button-chip", title: "button" }, "D") : "")]));
+    const center = h("div", { class: "center" },
+      h("div", { class: "board" }, cards(t.board, 0),
+        Array.from({ length: 5 - t.board.length }, () => h("div", { class: "card slot" }))),
+      h("div", { class: "pot" }, "pot ", chips(t.pot, "pot"), ` · ${t.street}`,
+        msg.your_turn ? ` · to call ${t.to_call}` : ""));
+    return layout(msg, seats, center);
+  },
+  liars_dice(msg) {
+    const t = msg.table;
+    const seats = t.seats.map((s, p) => seatBox(msg, p, [
+      h("div", { class: "dice" }, s.dice ? s.dice.map((f) => die(f)) :
+        Array.from({ length: s.count }, hiddenDie)),
+      h("div", { class: "seat-info" }, `penalty points ${s.penalty}`)]));
+    const bid = t.last_bid;
+    const center = h("div", { class: "center" },
+      h("div", {}, `round ${t.round}/${t.rounds}`),
+      h("div", { class: "bid" }, bid ? [`last bid: ${bid.count} × `, die(bid.face, 28),
+        ` (${bid.mode}) by seat ${t.bidder}`] : "no bid yet"),
+      t.last_round ? h("div", { class: "last-round" },
+        `last round: ${t.last_round.bid ? t.last_round.bid.text : ""} — ` +
+        `${t.last_round.actual} counted, seat ${t.last_round.loser} lost`) : "");
+    return layout(msg, seats, center);
+  },
+  hanabi(msg) {
+    const t = msg.table;
+    const seats = t.seats.map((s, p) => seatBox(msg, p, [
+      h("div", { class: "cards" }, s.slots.map(hanabiCard))]));
+    const fireworks = h("div", { class: "fireworks" }, t.fireworks.map((f) =>
+      h("div", { class: "firework", style: `--c:${HANABI_COLORS[f.color]}`,
+                 "data-color": f.color }, h("span", {}, f.height))));
+    const tokens = h("div", { class: "tokens" },
+      Array.from({ length: t.max_info }, (_, k) =>
+        h("span", { class: `token info${k < t.info ? "" : " used"}`, title: "information" })),
+      " ",
+      Array.from({ length: t.max_life }, (_, k) =>
+        h("span", { class: `token life${k < t.life ? "" : " used"}`, title: "life" })));
+    const discards = h("div", { class: "discards" }, "discards: ",
+      t.discards.length ? t.discards.map((c) => hanabiCard({ card: c, know: {} })) : "none");
+    const center = h("div", { class: "center" }, fireworks, tokens,
+      h("div", {}, `score ${t.score} · deck ${t.deck} · turn ${t.turn}`),
+      t.last ? h("div", { class: "small" }, `last: ${t.last}`) : "", discards);
+    return layout(msg, seats, center);
+  },
+  dayaoguai(msg) {
+    const t = msg.table;
+    const seats = t.seats.map((s, p) => seatBox(msg, p, [
+      cards(s.hand, s.count),
+      h("div", { class: "seat-info" }, chips(s.beans, "beans"), ` ${s.count} card(s)`,
+        s.place ? ` · finished #${s.place}` : "",
+        !s.hand && s.known.length ? [" · holds ", cards(s.known, 0)] : "")]));
+    const center = h("div", { class: "center" },
+      h("div", { class: "board" }, t.table.length ? cards(t.table, 0) : "empty table: a lead"),
+      h("div", {}, `step ${t.step}`));
+    return layout(msg, seats, center);
+  },
+};
+
+function layout(msg, seats, center) {
+  const mine = msg.seat === null ? [] : [seats[msg.seat]];
+  const others = seats.filter((_, p) => p !== msg.seat);
+  return h("div", { class: "felt" }, h("div", { class: "row" }, others), center,
+           h("div", { class: "row" }, mine));
+}
+
+// ------------------------------------------------------------------ moves
+
+function moveButton(msg, m) {
+  return h("button", { class: "move", "data-action": m.action, "data-group": m.group,
+                       title: m.short, onclick: () => sendMove(msg, { action: m.action }) },
+           m.label);
+}
+
+function movesPanel(msg) {
+  if (!msg.your_turn) return h("div", { class: "moves waiting" },
+    msg.status === "playing" ? `seat ${msg.to_act} to act…` : "");
+  const groups = {};
+  for (const m of msg.moves) (groups[m.group] = groups[m.group] || []).push(m);
+  const panel = h("div", { class: "moves", id: "moves" });
+  for (const [group, list] of Object.entries(groups)) {
+    panel.append(h("div", { class: "move-group", "data-group": group },
+                   h("span", { class: "group-name" }, group),
+                   h("div", { class: "buttons" }, list.map((m) => moveButton(msg, m)))));
+  }
+  const r = msg.game === "holdem" ? msg.table.raise : null;
+  if (r) {
+    const out = h("output", { id: "raise-value" }, r.min);
+    const slider = h("input", { type: "range", id: "raise-slider", min: r.min, max: r.max,
+                                step: 1, value: r.min,
+                                oninput: (e) => { out.textContent = e.target.value; } });
+    panel.append(h("div", { class: "move-group raise" }, h("span", { class: "group-name" },
+      "raise to"), slider, out, h("button", { class: "move", id: "raise-button",
+      onclick: () => sendMove(msg, { kind: 2, amount: Number(slider.value) }) }, "Raise")));
+  }
+  return panel;
+}
+
+async function sendMove(msg, body) {
+  try {
+    const next = await api("POST", `/api/sessions/${msg.id}/action`, body);
+    renderSession(next);
+  } catch (e) { /* shown in the error banner */ }
+}
+
+// ------------------------------------------------------------------ a session page
+
+function logPanel(lines) {
+  const list = h("ol", { class: "log", id: "log" }, lines.map((l) =>
+    h("li", { class: l.seat === null ? "sep" : "" }, l.text)));
+  setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
+  return list;
+}
+
+function scorePanel(msg) {
+  return h("table", { class: "score", id: "score" },
+    h("tr", {}, h("th", {}, "seat"), h("th", {}, "player"), h("th", {}, "match score")),
+    msg.labels.map((label, p) => h("tr", { class: msg.seat === p ? "you" : "" },
+      h("td", {}, p), h("td", {}, label),
+      h("td", { "data-score": msg.score[p], class: "num" }, fmt(msg.score[p])))));
+}
+
+function resultPanel(msg) {
+  if (!msg.result) return "";
+  const box = h("div", { class: "result", id: "result", "data-rewards":
+                         JSON.stringify(msg.result.rewards) },
+    h("h3", {}, msg.status === "finished" ? "Match over" : `Game ${msg.game_no} over`),
+    h("pre", {}, msg.result.text));
+  if (msg.status === "over") {
+    const next = msg.mode === "watch" ? () => stepWatch(msg) : async () => {
+      renderSession(await api("POST", `/api/sessions/${msg.id}/next`));
+    };
+    box.append(h("button", { id: "next-game", onclick: next }, "Next game"));
+  } else {
+    box.append(h("a", { href: "#/", class: "again" }, "New game"));
+  }
+  return box;
+}
+
+let watchState = { id: null, reveal: false, auto: false };
+
+function watchControls(msg) {
+  const reveal = h("input", { type: "checkbox", id: "reveal", checked: watchState.reveal,
+    onchange: async (e) => {
+      watchState.reveal = e.target.checked;
+      renderSession(await api("GET", `/api/sessions/${msg.id}?reveal=${watchState.reveal ? 1 : 0}`));
+    } });
+  const auto = h("button", { id: "autoplay", onclick: () => {
+    watchState.auto = !watchState.auto; stopTimer(); renderSession(msg);
+  } }, watchState.auto ? "Pause" : "Play");
+  return h("div", { class: "controls" },
+    h("button", { id: "step", onclick: () => stepWatch(msg),
+                  disabled: msg.status === "finished" }, "Next move"),
+    auto, h("label", {}, reveal, " show all hands"));
+}
+
+async function stepWatch(msg) {
+  try {
+    renderSession(await api("POST",
+      `/api/sessions/${msg.id}/step?reveal=${watchState.reveal ? 1 : 0}`));
+  } catch (e) { watchState.auto = false; }
+}
+
+function renderSession(msg) {
+  stopTimer();
+  const main = document.getElementById("main");
+  const table = TABLES[msg.game](msg);
+  const title = msg.mode === "watch" ? `Watching ${msg.title}` : `${msg.title}: you are seat ${msg.seat}`;
+  main.replaceChildren(h("section", { id: "game", "data-game": msg.game,
+                                      "data-version": msg.version, "data-status": msg.status },
+    h("h2", {}, title, h("small", {}, ` · game ${msg.game_no} of ${msg.games} · seed ${msg.seed}`)),
+    msg.mode === "watch" ? watchControls(msg) : "",
+    h("div", { class: "play-area" },
+      h("div", { class: "table-col" }, table, movesPanel(msg), resultPanel(msg)),
+      h("aside", {}, h("h3", {}, "Score"), scorePanel(msg), h("h3", {}, "Moves"),
+        logPanel(msg.log)))));
+  if (msg.mode === "watch" && watchState.auto && msg.status !== "finished") {
+    timer = setTimeout(() => stepWatch(msg), 600);
+  }
+}
+
+// ------------------------------------------------------------------ lobby
+
+function optionInput(name, value) {
+  if (typeof value === "boolean") return h("input", { type: "checkbox", name, checked: value });
+  if (typeof value === "number") return h("input", { type: "number", name, value });
+  return h("input", { type: "text", name, value: value === null ? "" : value,
+                      placeholder: value === null ? "default" : "" });
+}
+
+function readOptions(form, game) {
+  const out = {};
+  for (const [name, def] of Object.entries(game.options)) {
+    const el = form.querySelector(`[name="${name}"]`);
+    if (!el) continue;
+    let v;
+    if (typeof def === "boolean") v = el.checked;
+    else if (typeof def === "number") v = Number(el.value);
+    else v = el.value === "" ? null : el.value;
+    if (v !== def) out[name] = v;
+  }
+  return out;
+}
+
+function playerSelect(game, name, value) {
+  const names = [...Object.keys(game.players), ...game.checkpoints];
+  return h("select", { name, class: "player" }, names.map((n) =>
+    h("option", { value: n, selected: n === value, title: game.players[n] || "checkpoint" }, n)));
+}
+
+async function lobby(watch) {
+  GAMES = GAMES || (await api("GET", "/api/games")).games;
+  const main = document.getElementById("main");
+  const gameSel = h("select", { id: "game-select" }, GAMES.map((g) =>
+    h("option", { value: g.name }, g.title)));
+  const body = h("div");
+  const form = h("form", { id: "lobby", onsubmit: (e) => e.preventDefault() },
+    h("label", {}, "Game ", gameSel), body);
+  const draw = () => {
+    const game = GAMES.find((g) => g.name === gameSel.value);
+    const opts = h("fieldset", { class: "options" }, h("legend", {}, "Rules"),
+      Object.entries(game.options).map(([k, v]) => h("label", {}, `${k} `, optionInput(k, v))));
+    const seats = h("fieldset", { class: "seats" }, h("legend", {}, watch ? "Players" : "Opponents"));
+    const drawSeats = () => {
+      const n = Number(form.querySelector('[name="num_players"]').value);
+      const yourSeat = watch ? null : Number(form.querySelector('[name="seat"]').value || 0);
+      seats.replaceChildren(h("legend", {}, watch ? "Players" : "Opponents"));
+      for (let p = 0; p < n; p++) {
+        if (p === yourSeat) { seats.append(h("div", {}, `seat ${p}: you`)); continue; }
+        seats.append(h("label", {}, `seat ${p} `, playerSelect(game, `seat-${p}`, game.default)));
+      }
+    };
+    const extra = h("fieldset", {}, h("legend", {}, "Match"),
+      watch ? "" : h("label", {}, "your seat ", h("input", { type: "number", name: "seat", value: 0,
+                                                               min: 0, onchange: drawSeats })),
+      h("label", {}, "games ", h("input", { type: "number", name: "games", value: 1, min: 1 })),
+      h("label", {}, "seed ", h("input", { type: "number", name: "seed", placeholder: "random" })));
+    body.replaceChildren(opts, extra, seats,
+      h("button", { id: "start", type: "button", onclick: () => start(game, watch) },
+        watch ? "Watch" : "Play"));
+    form.querySelector('[name="num_players"]').addEventListener("change", drawSeats);
+    drawSeats();
+  };
+  gameSel.addEventListener("change", draw);
+  main.replaceChildren(h("h2", {}, watch ? "Watch the computer play" : "Play against the computer"),
+                       form);
+  draw();
+
+  async function start(game, watchMode) {
+    const options = readOptions(form, game);
+    const n = Number(form.querySelector('[name="num_players"]').value);
+    const seat = watchMode ? null : Number(form.querySelector('[name="seat"]').value || 0);
+    const opponents = [];
+    for (let p = 0; p < n; p++) {
+      if (p !== seat) opponents.push(form.querySelector(`[name="seat-${p}"]`).value);
+    }
+    const seedText = form.querySelector('[name="seed"]').value;
+    const req = { game: game.name, seat, opponents, options,
+                  games: Number(form.querySelector('[name="games"]').value || 1) };
+    if (seedText !== "") req.seed = Number(seedText);
+    try {
+      const msg = await api("POST", "/api/sessions", req);
+      watchState = { id: msg.id, reveal: false, auto: false };
+      location.hash = `#/${watchMode ? "watch" : "play"}/${msg.id}`;
+    } catch (e) { /* shown */ }
+  }
+}
+
+// ------------------------------------------------------------------ replays
+
+async function replayList() {
+  const data = await api("GET", "/api/replays");
+  const main = document.getElementById("main");
+  const upload = h("input", { type: "file", id: "replay-file", accept: ".json",
+    onchange: async (e) => {
+      const file = e.target.files[0];
+      if (!file) return;
+      try {
+        const doc = await api("POST", "/api/replays", JSON.parse(await file.text()));
+        location.hash = `#/replay/${doc.id}`;
+      } catch (err) { showError(String(err.message || err)); }
+    } });
+  main.replaceChildren(h("h2", {}, "Replays"),
+    h("p", {}, "Open a replay file (from the arena page, or vecgames.arena.replay): ", upload),
+    data.replays.length ? h("table", { class: "list", id: "replays" },
+      h("tr", {}, ["game", "players", "deal", "moves", "result", ""].map((x) => h("th", {}, x))),
+      data.replays.map((r) => h("tr", {}, h("td", {}, r.title), h("td", {}, r.players.join(" | ")),
+        h("td", {}, r.deal), h("td", {}, r.moves), h("td", {}, r.rewards.map(fmt).join(" ")),
+        h("td", {}, h("a", { href: `#/replay/${r.id}` }, "open")))))
+      : h("p", {}, "No replays yet: run an arena and open one of its games."));
+}
+
+async function replayView(id) {
+  let reveal = true;
+  let doc = await api("GET", `/api/replays/${id}?reveal=1`);
+  let k = 0;
+  const main = document.getElementById("main");
+  const draw = () => {
+    const f = doc.frames[k];
+    const msg = { game: doc.game, seat: null, labels: doc.players, status: f.done ? "over" : "playing",
+                  table: f.table, your_turn: false };
+    const log = doc.frames.slice(1, k + 1).flatMap((fr) => fr.lines.map((text) => ({ seat: fr.seat, text })));
+    main.replaceChildren(h("section", { id: "replay", "data-step": k, "data-steps": doc.frames.length - 1 },
+      h("h2", {}, `Replay: ${doc.title}`, h("small", {}, ` · ${doc.players.join(" | ")} · deal ${doc.deal}`)),
+      h("div", { class: "controls" },
+        h("button", { id: "first", onclick: () => { k = 0; draw(); } }, "⏮"),
+        h("button", { id: "back", disabled: k === 0, onclick: () => { k -= 1; draw(); } }, "◀ Back"),
+        h("span", { id: "position" }, `move ${k} / ${doc.frames.length - 1}`),
+        h("button", { id: "forward", disabled: k === doc.frames.length - 1,
+                      onclick: () => { k += 1; draw(); } }, "Forward ▶"),
+        h("button", { id: "last", onclick: () => { k = doc.frames.length - 1; draw(); } }, "⏭"),
+        h("label", {}, h("input", { type: "checkbox", id: "reveal", checked: reveal,
+          onchange: async (e) => {
+            reveal = e.target.checked;
+            doc = await api("GET", `/api/replays/${id}?reveal=${reveal ? 1 : 0}`);
+            draw();
+          } }), " show all hands"),
+        h("a", { href: `/api/replays/${id}/file`, download: "" }, "download")),
+      h("div", { class: "play-area" },
+        h("div", { class: "table-col" }, TABLES[doc.game](msg),
+          h("div", { class: "now", id: "now" }, k ? f.lines.join(" · ") : "the deal")),
+        h("aside", {}, h("h3", {}, "Moves"), logPanel(log)))));
+  };
+  draw();
+  document.onkeydown = (e) => {
+    if (!document.getElementById("replay")) return;
+    if (e.key === "ArrowRight" && k < doc.frames.length - 1) { k += 1; draw(); }
+    if (e.key === "ArrowLeft" && k > 0) { k -= 1; draw(); }
+  };
+}
+
+// ------------------------------------------------------------------ arena
+
+async function arenaForm() {
+  GAMES = GAMES || (await api("GET", "/api/games")).games;
+  const main = document.getElementById("main");
+  const gameSel = h("select", { id: "arena-game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)));
+  const players = h("fieldset", { id: "arena-players" });
+  const opts = h("fieldset", { class: "options" });
+  const draw = () => {
+    const game = GAMES.find((g) => g.name === gameSel.value);
+    players.replaceChildren(h("legend", {}, "Players"),
+      [...Object.keys(game.players), ...game.checkpoints].map((n, i) => h("label", { title: game.players[n] || "checkpoint" },
+        h("input", { type: "checkbox", name: "player", value: n, checked: i < 3 }), ` ${n}`)));
+    opts.replaceChildren(h("legend", {}, "Rules"), Object.entries(game.options).map(([k, v]) =>
+      h("label", {}, `${k} `, optionInput(k, v))));
+  };
+  gameSel.addEventListener("change", draw);
+  const games = h("input", { type: "number", id: "arena-games", value: 400, min: 8 });
+  const seed = h("input", { type: "number", id: "arena-seed", value: 0 });
+  const form = h("form", { id: "arena-form", onsubmit: (e) => e.preventDefault() },
+    h("label", {}, "Game ", gameSel), players, opts,
+    h("label", {}, "games per seat assignment ", games), h("label", {}, "seed ", seed),
+    h("button", { id: "arena-start", type: "button", onclick: async () => {
+      const game = GAMES.find((g) => g.name === gameSel.value);
+      const chosen = [...players.querySelectorAll("input:checked")].map((x) => x.value);
+      try {
+        const job = await api("POST", "/api/arena", { game: game.name, players: chosen,
+          games: Number(games.value), seed: Number(seed.value), options: readOptions(opts, game) });
+        location.hash = `#/arena/${job.id}`;
+      } catch (e) { /* shown */ }
+    } }, "Run arena"));
+  main.replaceChildren(h("h2", {}, "Arena"), form);
+  draw();
+}
+
+function dfTable(rows, columns, id) {
+  return h("table", { class: "list", id }, h("tr", {}, columns.map((c) => h("th", {}, c))),
+    rows.map((r) => h("tr", {}, columns.map((c) => h("td", { class: typeof r[c] === "number" ? "num" : "" },
+      typeof r[c] === "number" ? (Math.round(r[c] * 100) / 100) : r[c])))));
+}
+
+async function arenaView(id) {
+  const job = await api("GET", `/api/arena/${id}`);
+  const main = document.getElementById("main");
+  const s = job.latest;
+  const progress = h("progress", { id: "arena-progress", max: job.stage_count, value: job.stages.length });
+  const parts = [h("h2", {}, `Arena: ${job.players.join(", ")}`),
+    h("p", { id: "arena-status", "data-status": job.status },
+      `${job.status} · stage ${job.stages.length}/${job.stage_count} `, progress,
+      s ? ` · ${s.games} games per assignment (${s.total_games} in all, ${s.seconds} s), unit ${s.unit}` : "",
+      job.error ? ` · ${job.error}` : "")];
+  if (s && s.ratings) {
+    parts.push(h("h3", {}, "Ratings"), dfTable(s.ratings, ["player", "rating", "ci_low", "ci_high", "elo", "games"], "ratings"));
+    const m = s.matrix;
+    parts.push(h("h3", {}, "Pairwise means (row player against column player)"),
+      h("table", { class: "list matrix", id: "pairwise" }, h("tr", {}, h("th", {}, ""), m.players.map((p) => h("th", {}, p))),
+        m.rows.map((row, i) => h("tr", {}, h("th", {}, m.players[i]), row.map((v) =>
+          h("td", { class: "num", style: v === null ? "" : `background:${heat(v, m.rows)}` },
+            v === null ? "" : Math.round(v * 100) / 100))))));
+  }
+  if (s && s.selfplay) {
+    parts.push(h("h3", {}, "Self-play"), dfTable(s.selfplay, ["player", "games", "mean", "ci_low", "ci_high", "perfect_rate"], "ratings"));
+    if (s.crossplay.length) parts.push(h("h3", {}, "Cross-play"), dfTable(s.crossplay, ["player", "partner", "games", "mean"], "pairwise"));
+  }
+  if (job.games.length) {
+    parts.push(h("h3", {}, "Watch a game of this arena"), h("ul", { id: "arena-games" }, job.games.map((g) =>
+      h("li", {}, h("a", { href: "javascript:void 0", "data-row": g.row, onclick: async () => {
+        const doc = await api("POST", `/api/arena/${id}/replay`, { row: g.row });
+        location.hash = `#/replay/${doc.id}`;
+      } }, `${g.assignment}, deal ${g.deal}`)))));
+  }
+  main.replaceChildren(...parts);
+  if (job.status === "running") timer = setTimeout(() => arenaView(id), 700);
+}
+
+function heat(v, rows) {
+  const max = Math.max(1e-9, ...rows.flat().filter((x) => x !== null).map(Math.abs));
+  const a = Math.min(1, Math.abs(v) / max) * 0.6;
+  return v >= 0 ? `rgba(40,90,200,${a})` : `rgba(200,60,40,${a})`;
+}
+
+// ------------------------------------------------------------------ router
+
+async function route() {
+  stopTimer();
+  showError("");
+  const parts = location.hash.replace(/^#\/?/, "").split("/");
+  try {
+    if (parts[0] === "play" && parts[1]) {
+      renderSession(await api("GET", `/api/sessions/${parts[1]}`));
+    } else if (parts[0] === "watch" && parts[1]) {
+      if (watchState.id !== parts[1]) watchState = { id: parts[1], reveal: false, auto: false };
+      renderSession(await api("GET", `/api/sessions/${parts[1]}?reveal=${watchState.reveal ? 1 : 0}`));
+    } else if (parts[0] === "watch") {
+      await lobby(true);
+    } else if (parts[0] === "replays") {
+      await replayList();
+    } else if (parts[0] === "replay" && parts[1]) {
+      await replayView(parts[1]);
+    } else if (parts[0] === "arena" && parts[1]) {
+      await arenaView(parts[1]);
+    } else if (parts[0] === "arena") {
+      await arenaForm();
+    } else {
+      await lobby(false);
+    }
+  } catch (e) {
+    document.getElementById("main").replaceChildren(h("p", {}, "Could not load this page. ",
+      h("a", { href: "#/" }, "Back to the start")));
+  }
+}
+
+window.addEventListener("hashchange", route);
+route();
