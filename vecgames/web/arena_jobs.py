@@ -55,6 +55,8 @@ class ArenaJob:
         self.result: Any = None
         self.started = time.perf_counter()
         self._check()
+        table_players = catalog.builtins(self.game, table=True)
+        self.replayable = all(not isinstance(s, str) or s in table_players for s in self.specs)
         self.thread = threading.Thread(target=self._run, daemon=True, name=f"arena-{self.id}")
 
     def _check(self) -> None:
@@ -107,12 +109,15 @@ class ArenaJob:
 
         if self.status != "done" or self.result is None:
             raise WebError("the arena has not finished", 409)
+        if not self.replayable:
+            raise WebError("a player of this arena plays in simulate's kernels only: its "
+                           "games cannot be replayed move by move", 409)
         row = request_int(row, "row", 0, len(self.result.matches) - 1)
         return arena_replay(self.result, self.specs, row)
 
     def message(self) -> dict[str, Any]:
         games: list[dict[str, Any]] = []
-        if self.status == "done" and self.result is not None:
+        if self.status == "done" and self.result is not None and self.replayable:
             matches = self.result.matches
             step = max(1, len(matches) // 12)  # a few games to open as replays
             games = [{"row": int(r), "assignment": str(matches["assignment"].iloc[r]),

@@ -101,10 +101,14 @@ class Catalog:
             self.checkpoints[name] = player
             self.paths[name] = str(path)
 
-    def builtins(self, game: str) -> dict[str, str]:
+    def builtins(self, game: str, table: bool = False) -> dict[str, str]:
+        """The built-in players (``table``: only those that play at a table through the
+        env; the others play in simulate's kernels only)."""
+        from ..policies.builtin import BuiltinPlayer
         from ..policies.catalog import players
 
-        return dict(players(game))
+        return {name: text for name, text in players(game).items()
+                if not (table and BuiltinPlayer(game, name).kernel_only)}
 
     def checkpoint_names(self, game: str) -> list[str]:
         return [n for n, p in self.checkpoints.items() if getattr(p, "game", None) == game]
@@ -129,7 +133,8 @@ class Catalog:
             view = views.view_of(game)
             out.append({"name": game, "title": views.TITLES[game],
                         "options": rules_module(game).DEFAULT_OPTIONS,
-                        "players": self.builtins(game),
+                        "players": self.builtins(game, table=True),
+                        "arena_players": self.builtins(game),
                         "checkpoints": self.checkpoint_names(game),
                         "default": view.default_agent})
         return out

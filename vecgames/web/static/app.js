@@ -481,9 +481,10 @@ async function arenaForm() {
   const draw = () => {
     const game = GAMES.find((g) => g.name === gameSel.value);
     players.replaceChildren(h("legend", {}, "Players"),
-      [...Object.keys(game.players), ...game.checkpoints].map((n, i) => h("label", { title: game.players[n] || "checkpoint" },
+      ...[...Object.keys(game.arena_players), ...game.checkpoints].map((n, i) => h("label",
+        { title: game.arena_players[n] || "checkpoint" },
         h("input", { type: "checkbox", name: "player", value: n, checked: i < 3 }), ` ${n}`)));
-    opts.replaceChildren(h("legend", {}, "Rules"), Object.entries(game.options).map(([k, v]) =>
+    opts.replaceChildren(h("legend", {}, "Rules"), ...Object.entries(game.options).map(([k, v]) =>
       h("label", {}, `${k} `, optionInput(k, v))));
   };
   gameSel.addEventListener("change", draw);
@@ -537,8 +538,10 @@ async function arenaView(id) {
   if (job.games.length) {
     parts.push(h("h3", {}, "Watch a game of this arena"), h("ul", { id: "arena-games" }, job.games.map((g) =>
       h("li", {}, h("a", { href: "javascript:void 0", "data-row": g.row, onclick: async () => {
-        const doc = await api("POST", `/api/arena/${id}/replay`, { row: g.row });
-        location.hash = `#/replay/${doc.id}`;
+        try {
+          const doc = await api("POST", `/api/arena/${id}/replay`, { row: g.row });
+          location.hash = `#/replay/${doc.id}`;
+        } catch (e) { /* shown */ }
       } }, `${g.assignment}, deal ${g.deal}`)))));
   }
   main.replaceChildren(...parts);

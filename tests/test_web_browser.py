@@ -1,0 +1,243 @@
+"""The pages in a real browser: Playwright driving headless Chromium against ``vecgames serve``'s
+app under uvicorn (one server and one browser for the module). One complete game per game,
+played by clicks, its result on the page checked against the server's record; a replay
+stepped back and forth; an arena filling in. Screenshots go to ``$VECGAMES_WEB_SCREENSHOTS``
+(default: a temporary folder), for CI artifacts and the docs.
+
+Playwright's own Chromium is used when installed, else the system one (Debian's package
+``chromium``: ``/usr/bin/chromium``). Without either the tests skip, unless
+``VECGAMES_WEB_REQUIRE_BROWSER=1`` (CI sets it) makes that a failure."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+
+REQUIRED = os.environ.get("VECGAMES_WEB_REQUIRE_BROWSER") == "1"
+SYSTEM_CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+# game -> rule options for a short complete game, and the move a test clicks first if offered
+GAMES: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "zhajinhua": ({"num_players": 3}, ("bet", "turn", "compare")),
+    "holdem": ({"num_players": 2}, ("call",)),
+    "liars_dice": ({}, ("fei", "zhai", "challenge")),
+    "hanabi": ({}, ("play", "discard", "hint")),
+    "dayaoguai": ({"num_players": 3}, ("card", "pass")),
+}
+
+
+def _missing(reason: str) -> None:
+    if REQUIRED:
+        pytest.fail(f"VECGAMES_WEB_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory) -> Path:
+    folder = os.environ.get("VECGAMES_WEB_SCREENSHOTS")
+    path = Path(folder) if folder else tmp_path_factory.mktemp("web-screenshots")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="module")
+def server():
+    """The app under uvicorn on a free local port, in a thread."""
+    from vecgames.web.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not srv.started:
+        assert time.time() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}", app
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("no playwright: pip install playwright")
+    with sync_playwright() as p:
+        try:
+            b = p.chromium.launch()
+        except Exception:  # no browser downloaded by `playwright install`: the system one
+            path = os.environ.get("CHROMIUM") or next(
+                (c for c in SYSTEM_CHROMIUM if shutil.which(c)), None)
+            if path is None:
+                _missing("no Chromium: `playwright install chromium` or the chromium package")
+            b = p.chromium.launch(executable_path=path, args=["--no-sandbox"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def server_json(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path) as res:
+        return json.loads(res.read())
+
+
+def wait_version(page: Any, before: str | None) -> None:
+    """Until the game section shows a new server message."""
+    page.wait_for_function(
+        "v => { const g = document.querySelector('#game'); "
+        "return g && g.dataset.version !== v; }", arg=before, timeout=15_000)
+
+
+def click_a_move(page: Any, prefer: tuple[str, ...]) -> None:
+    for group in prefer:
+        buttons = page.locator(f'.move-group[data-group="{group}"] button.move')
+        if buttons.count():
+            buttons.first.click()
+            return
+    page.locator("button.move").first.click()
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_complete_game_by_clicks(server, page, shots, game):
+    base, _ = server
+    options, prefer = GAMES[game]
+    page.goto(base + "/#/")
+    page.select_option("#game-select", game)
+    for key, value in options.items():
+        page.fill(f'#lobby [name="{key}"]', str(value))
+        page.dispatch_event(f'#lobby [name="{key}"]', "change")
+    page.fill('#lobby [name="seed"]', "5")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    page.screenshot(path=str(shots / f"{game}_start.png"))
+    clicks = 0
+    while page.get_attribute("#game", "data-status") == "playing":
+        version = page.get_attribute("#game", "data-version")
+        page.wait_for_selector("button.move")
+        if clicks == 3:
+            page.screenshot(path=str(shots / f"{game}_table.png"))
+        click_a_move(page, prefer)
+        wait_version(page, version)
+        clicks += 1
+        assert clicks < 400, "the game did not end"
+    page.wait_for_selector("#result")
+    page.screenshot(path=str(shots / f"{game}_result.png"), full_page=True)
+    record = server_json(base, f"/api/sessions/{sid}")
+    assert record["status"] == "finished" and record["result"]
+    shown_rewards = json.loads(page.get_attribute("#result", "data-rewards"))
+    assert shown_rewards == record["result"]["rewards"]
+    assert page.inner_text("#result pre").strip() == record["result"]["text"].strip()
+    scores = [float(x) for x in page.locator("#score td[data-score]").evaluate_all(
+        "tds => tds.map(td => td.dataset.score)")]
+    assert scores == record["score"]
+    log = page.locator("#log li").all_inner_texts()
+    assert log == [line["text"].strip() for line in record["log"]]
+
+
+def test_holdem_raise_by_the_slider(server, page):
+    base, _ = server
+    page.goto(base + "/#/")
+    page.select_option("#game-select", "holdem")
+    page.fill('#lobby [name="num_players"]', "2")
+    page.dispatch_event('#lobby [name="num_players"]', "change")
+    page.fill('#lobby [name="seed"]', "3")
+    page.click("#start")
+    page.wait_for_selector("#raise-slider")
+    low = int(page.get_attribute("#raise-slider", "min"))
+    high = int(page.get_attribute("#raise-slider", "max"))
+    assert low < high
+    page.fill("#raise-slider", str(low + 1))  # a range input takes the value
+    assert page.inner_text("#raise-value") == str(low + 1)
+    version = page.get_attribute("#game", "data-version")
+    page.click("#raise-button")
+    wait_version(page, version)
+    assert f"to {low + 1}" in page.inner_text("#log")
+
+
+def test_spectate_with_every_hand(server, page, shots):
+    base, _ = server
+    page.goto(base + "/#/watch")
+    page.select_option("#game-select", "holdem")
+    page.fill('#lobby [name="seed"]', "2")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    assert page.locator(".card.back").count() > 0  # public view: hands face down
+    page.check("#reveal")
+    page.wait_for_function("document.querySelectorAll('.card.back').length === 0")
+    version = page.get_attribute("#game", "data-version")
+    page.click("#step")
+    wait_version(page, version)
+    assert page.locator("#log li").count() >= 1
+    page.screenshot(path=str(shots / "watch_holdem.png"))
+
+
+def test_a_replay_steps_back_and_forth(server, page, shots):
+    import vecgames
+    from vecgames.arena.replay import arena_replay
+
+    base, app = server
+    result = vecgames.arena("holdem", ["strength", "call"], 4, seed=1, num_players=2)
+    replay = arena_replay(result, ["strength", "call"], 1)
+    from vecgames.web.replays import ReplayDoc
+
+    doc = app.state.vecgames.replays.add(ReplayDoc(replay, "test"))
+    frames = doc.frames(True)
+    page.goto(base + f"/#/replay/{doc.id}")
+    page.wait_for_selector("#replay")
+    seen = [page.inner_html(".felt")]
+    for k in range(1, len(frames)):
+        page.click("#forward")
+        page.wait_for_selector(f'#replay[data-step="{k}"]')
+        said = " · ".join(frames[k]["lines"])
+        assert page.inner_text("#now").split() == said.split()
+        seen.append(page.inner_html(".felt"))
+    assert page.is_disabled("#forward")
+    page.screenshot(path=str(shots / "replay_holdem.png"))
+    for k in range(len(frames) - 2, -1, -1):
+        page.click("#back")
+        page.wait_for_selector(f'#replay[data-step="{k}"]')
+        assert page.inner_html(".felt") == seen[k]  # the same table as on the way forward
+    assert page.is_disabled("#back")
+
+
+def test_the_arena_page_fills_in(server, page, shots):
+    base, _ = server
+    page.goto(base + "/#/arena")
+    page.select_option("#arena-game", "zhajinhua")
+    page.locator('#arena-players input[type="checkbox"]').evaluate_all(
+        "xs => xs.forEach(x => { x.checked = ['heuristic', 'random'].includes(x.value); })")
+    page.fill('#arena-form [name="num_players"]', "2")
+    page.fill("#arena-games", "64")
+    page.click("#arena-start")
+    page.wait_for_selector('#arena-status[data-status="done"]', timeout=60_000)
+    assert page.locator("#ratings tr").count() == 3  # a header and two players
+    page.screenshot(path=str(shots / "arena_zhajinhua.png"), full_page=True)
+    page.locator("#arena-games a").first.click()
+    page.wait_for_selector("#replay")
