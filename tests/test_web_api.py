@@ -430,3 +430,28 @@ def test_serve_binds_this_machine_and_prints_the_url(monkeypatch, capsys):
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
     assert cli.main(["serve", "--checkpoint", "no/such/file.pt"]) == 2
     assert cli.main(["serve", "--port", "0"]) == 2
+
+
+def test_a_checkpoint_loaded_at_start_is_offered_and_seated():
+    from vecgames.web.sessions import Catalog
+
+    class Loaded:  # what load_player gives, as far as the server is concerned
+        name, game = "tiny", "liars_dice"
+
+        def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+            return action_mask.argmax(axis=1)  # the first legal action
+
+    catalog = Catalog()
+    catalog.checkpoints["tiny"] = Loaded()
+    client = Api(create_app(catalog))
+    try:
+        listed = {g["name"]: g for g in client.ok("GET", "/api/games")["games"]}
+        assert listed["liars_dice"]["checkpoints"] == ["tiny"]
+        assert listed["holdem"]["checkpoints"] == []
+        msg = client.ok("POST", "/api/sessions", {"game": "liars_dice", "opponents": ["tiny"],
+                                                  "seat": 1, "seed": 3})
+        assert msg["labels"] == ["tiny", "you"]
+        res = client.call("POST", "/api/sessions", {"game": "holdem", "opponents": ["tiny"]})
+        assert res.status_code == 400
+    finally:
+        client.close()
