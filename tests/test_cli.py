@@ -135,7 +135,7 @@ def test_subcommands_are_all_walked():
     from vecgames.cli import subcommands
 
     assert set(subcommands()) == {"list", "simulate", "equity", "preflop-matrix", "train",
-                                  "play", "arena"}
+                                  "play", "arena", "serve"}
 
 
 def test_play_forwards_args(monkeypatch):
