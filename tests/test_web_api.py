@@ -455,3 +455,53 @@ def test_a_checkpoint_loaded_at_start_is_offered_and_seated():
         assert res.status_code == 400
     finally:
         client.close()
+
+
+# ---------------------------------------------------------------- review: hardening
+
+
+def test_json_that_python_refuses_is_a_400_and_changes_nothing(api):
+    from vecgames.web.app import MAX_BODY
+
+    msg = api.ok("POST", "/api/sessions", {"game": "zhajinhua", "seed": 8})
+    sid = msg["id"]
+
+    def raw(path: str, content: bytes) -> httpx.Response:
+        return api.loop.run_until_complete(api.client.post(path, content=content))
+
+    for body in (b'{"action": ' + b"9" * 5000 + b"}",  # above Python's 4300-digit int limit
+                 b"[" * 50_000 + b"]" * 50_000,  # deeper than the JSON parser recurses
+                 b'{"action": 1e999}', b'{"action": NaN}', b"\xff\xfe"):
+        res = raw(f"/api/sessions/{sid}/action", body)
+        assert res.status_code == 400 and res.json()["error"], (body[:20], res.text)
+    res = raw(f"/api/sessions/{sid}/action", b" " * (MAX_BODY + 1))
+    assert res.status_code == 413
+    assert api.ok("GET", f"/api/sessions/{sid}") == msg
+    res = raw("/api/sessions", b'{"game": "holdem", "games": ' + b"9" * 5000 + b"}")
+    assert res.status_code == 400
+
+
+def test_a_player_asking_for_every_hand_changes_nothing(api):
+    msg = api.ok("POST", "/api/sessions", {"game": "liars_dice", "seed": 4, "games": 2})
+    sid = msg["id"]
+    while msg["status"] == "playing":
+        msg = api.ok("POST", f"/api/sessions/{sid}/action", {"action": msg["moves"][0]["action"]})
+    assert msg["status"] == "over"
+    for path in (f"/api/sessions/{sid}/next?reveal=1", f"/api/sessions/{sid}/step?reveal=1",
+                 f"/api/sessions/{sid}?reveal=1"):
+        res = api.call("GET" if "?reveal" in path and "/next" not in path and "/step" not in path
+                       else "POST", path)
+        assert res.status_code in (403, 409), (path, res.text)
+    assert api.ok("GET", f"/api/sessions/{sid}") == msg  # still game 1, over
+
+
+def test_a_replay_with_out_of_range_numbers_or_other_rules_is_refused(api, arena_replays):
+    replay = arena_replays[2][2]  # Hold'em
+    for change in ({"actions": [10**30] + replay["actions"][1:]},
+                   {"actions": [[2, 10**30]] + replay["actions"][1:]},
+                   {"options": {**replay["options"], "illegal": "penalty"}},
+                   {"options": {**replay["options"], "num_envs": 10**6}},
+                   {"players": [{"x": 1}, "call"]}, {"rewards": ["1", 0]},
+                   {"deal": 2**80}, {"seed": -1}):
+        res = api.call("POST", "/api/replays", {**replay, **change})
+        assert res.status_code == 400 and res.json()["error"], (change, res.text)

@@ -30,6 +30,8 @@ from .schedule import assignments, hanabi_assignments
 
 FORMAT, VERSION = "vecgames-replay", 1
 MAX_ACTIONS = 100_000  # a longer record is refused on load
+# env keywords a replay's options may not set (replay_env sets them; the contract is "raise")
+RESERVED = frozenset({"num_envs", "seed", "env_offset", "illegal", "illegal_penalty"})
 Action = int | tuple[int, int]
 
 
@@ -136,13 +138,29 @@ def check_replay(data: Any) -> dict[str, Any]:
     for key, kind in kinds.items():
         if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
             raise ValueError(f"replay field {key!r} must be a {kind.__name__}")
+    fixed = sorted(set(data["options"]) & RESERVED)
+    if fixed:
+        raise ValueError(f"replay options {fixed}: a replay is dealt from its seed and deal "
+                         "and refused on an illegal action, whatever it says")
     if len(data["actions"]) > MAX_ACTIONS:
         raise ValueError(f"replay has {len(data['actions'])} actions, above {MAX_ACTIONS}")
     for a in data["actions"]:
-        pair = isinstance(a, list) and len(a) == 2 and all(type(x) is int for x in a)
-        if not (type(a) is int or pair):
-            raise ValueError(f"replay action {a!r}: an action is an integer or [kind, amount]")
+        pair = isinstance(a, list) and len(a) == 2 and all(_small(x) for x in a)
+        if not (_small(a) or pair):
+            raise ValueError(f"replay action {a!r}: an action is an integer or [kind, amount] "
+                             f"(integers of at most {MAX_INT})")
+    if not all(isinstance(p, str) for p in data["players"]):
+        raise ValueError("replay field 'players' must be a list of seat labels (strings)")
+    if not all(type(r) in (int, float) and abs(r) < 1e300 for r in data["rewards"]):
+        raise ValueError("replay field 'rewards' must be a list of numbers")
     return dict(data)
+
+
+MAX_INT = 2**31  # the largest action id or bet amount a replay may hold
+
+
+def _small(x: Any) -> bool:
+    return type(x) is int and abs(x) <= MAX_INT
 
 
 def replay_action(item: Any) -> Action:

@@ -17,6 +17,7 @@ Routes (every error is ``{"error": text}`` with a 4xx status):
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
 from typing import Any
@@ -35,6 +36,7 @@ from .sessions import Catalog, Session, Store, WebError
 
 MAX_BODY = 1_000_000  # bytes of a request body (a replay upload is the largest)
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "::1")
+log = logging.getLogger("vecgames.web")
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -57,15 +59,25 @@ def _flag(request: Request, name: str) -> bool:
 
 
 async def _body(request: Request) -> Any:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise WebError(f"request body above {MAX_BODY} bytes", 413)
+    """The request's JSON, read up to MAX_BODY bytes (a longer body is refused unread)."""
+    too_long = WebError(f"request body above {MAX_BODY} bytes", 413)
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise too_long
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise too_long
+        chunks.append(chunk)
+    raw = b"".join(chunks)
     if not raw:
         return {}
     try:
         return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError("the request body must be JSON") from None
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, a 5000-digit number, [[[[...
+        raise WebError("the request body must be JSON (plain numbers, at most 4300 digits, "
+                       "nested less than 1000 deep)") from None
 
 
 def _route(fn: Callable[[State, Request], Awaitable[Any]], state: State) -> Handler:
@@ -74,6 +86,10 @@ def _route(fn: Callable[[State, Request], Awaitable[Any]], state: State) -> Hand
             out = await fn(state, request)
         except WebError as exc:
             return JSONResponse({"error": str(exc)}, status_code=exc.status)
+        except Exception:  # a bug: logged here, a plain 500 to the page (no state, no trace)
+            log.exception("vecgames serve: %s %s failed", request.method, request.url.path)
+            return JSONResponse({"error": "internal error (the server logged it)"},
+                                status_code=500)
         return out if isinstance(out, Response) else JSONResponse(out)
 
     return handler
@@ -116,16 +132,20 @@ async def act(state: State, request: Request) -> Any:
 
 async def step(state: State, request: Request) -> Any:
     session = state.sessions.get(request.path_params["sid"])
+    reveal = _flag(request, "reveal")
     with session.lock:
+        session.check_reveal(reveal)  # before the move: a refused request changes nothing
         session.advance()
-        return session.message(_flag(request, "reveal"))
+        return session.message(reveal)
 
 
 async def next_game(state: State, request: Request) -> Any:
     session = state.sessions.get(request.path_params["sid"])
+    reveal = _flag(request, "reveal")
     with session.lock:
+        session.check_reveal(reveal)
         session.next_game()
-        return session.message(_flag(request, "reveal"))
+        return session.message(reveal)
 
 
 async def end_session(state: State, request: Request) -> Any:

@@ -49,7 +49,7 @@ class ReplayDoc:
             if reveal not in self._frames:
                 try:
                     self._frames[reveal] = _play_back(self.replay, reveal)
-                except (ValueError, TypeError) as exc:
+                except (ValueError, TypeError, OverflowError) as exc:
                     raise WebError(f"the replay does not play back: {exc}") from None
             return self._frames[reveal]
 

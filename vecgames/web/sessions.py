@@ -313,10 +313,14 @@ class Session:
         self.status = "finished" if self.game_no >= self.games else "over"
 
     # -- what a browser receives -------------------------------------------------------------
-    def message(self, reveal: bool = False) -> dict[str, Any]:
-        """The session as its seat may see it (a spectator: every hand with ``reveal``)."""
+    def check_reveal(self, reveal: bool) -> None:
+        """Every hand is a spectator's to see, never a player's (403)."""
         if reveal and self.seat is not None:
             raise WebError("a player's view never shows the other hands", 403)
+
+    def message(self, reveal: bool = False) -> dict[str, Any]:
+        """The session as its seat may see it (a spectator: every hand with ``reveal``)."""
+        self.check_reveal(reveal)
         playing = self.status == "playing"
         s = row_state(self.env.state, 0) if playing else self._final
         table = views.table_view(self.game, s, self.env, self.seat, reveal,
