@@ -505,3 +505,68 @@ def test_a_replay_with_out_of_range_numbers_or_other_rules_is_refused(api, arena
                    {"deal": 2**80}, {"seed": -1}):
         res = api.call("POST", "/api/replays", {**replay, **change})
         assert res.status_code == 400 and res.json()["error"], (change, res.text)
+
+
+# ---------------------------------------------------------------- review: the end of a game
+
+
+def end_table(api: Api, game: str, options: dict[str, Any], seed: int,
+              opponents: Any = None) -> dict[str, Any]:
+    body = {"game": game, "options": options, "seed": seed}
+    if opponents is not None:
+        body["opponents"] = opponents
+    msg = api.ok("POST", "/api/sessions", body)
+    k = 0
+    while msg["status"] == "playing":  # the last move of the list: bets, raises, bids
+        moves = msg["moves"]
+        msg = api.ok("POST", f"/api/sessions/{msg['id']}/action",
+                     {"action": moves[(k * 5) % len(moves)]["action"]})
+        k += 1
+    return msg
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_table_at_the_end_is_the_one_the_last_move_left(api, seed):
+    """The end shows the finished game (the env has already dealt the next one): who is
+    out, the penalty points, the fireworks and lives as the result says."""
+    zjh = end_table(api, "zhajinhua", {"num_players": 4}, seed)
+    still_in = [p for p, s in enumerate(zjh["table"]["seats"]) if s["in"]]
+    winners = [p for p, r in enumerate(zjh["result"]["rewards"]) if r > 0]
+    assert set(winners) <= set(still_in)
+    assert len(still_in) == (len(zjh["result"]["shown"]) or 1)
+
+    dice = end_table(api, "liars_dice", {"num_rounds": 2}, seed)
+    penalties = [s["penalty"] for s in dice["table"]["seats"]]
+    assert sum(penalties) == 2  # both rounds' losers, the last one included
+    last = dice["table"]["last_round"]
+    assert last and penalties[last["loser"]] >= 1
+    assert last["dice"] == [s["dice"] for s in dice["table"]["seats"]]  # the challenge showed
+
+    hanabi = end_table(api, "hanabi", {}, seed)
+    t = hanabi["table"]
+    assert t["score"] == sum(f["height"] for f in t["fireworks"])
+    if "lives ran out" in hanabi["result"]["text"]:
+        assert t["life"] == 0
+    else:
+        assert t["score"] == round(hanabi["result"]["rewards"][0])
+
+    dyg = end_table(api, "dayaoguai", {"num_players": 3}, seed, "random")
+    holding = [p for p, s in enumerate(dyg["table"]["seats"]) if s["count"]]
+    assert len(holding) == 1 or dyg["result"]["truncated"]
+    assert all(s["hand"] is None for p, s in enumerate(dyg["table"]["seats"]) if p != 0)
+
+
+def test_a_replay_ends_on_the_final_table(api, arena_replays):
+    for _, _, replay in arena_replays:
+        doc = api.ok("POST", "/api/replays", replay)
+        frames = api.ok("GET", f"/api/replays/{doc['id']}")["frames"]
+        last, said = frames[-1]["table"], " ".join(frames[-1]["lines"])
+        winners = {p for p, r in enumerate(replay["rewards"]) if r > 0}
+        if replay["game"] == "zhajinhua":
+            still_in = {p for p, s in enumerate(last["seats"]) if s["in"]}
+            assert winners <= still_in
+            assert len(still_in) > 1 if "Showdown" in said else len(still_in) == 1
+        else:  # Hold'em: the folded seats, the last fold included
+            left = {p for p, s in enumerate(last["seats"]) if s["status"] != "folded"}
+            assert winners <= left
+            assert len(left) > 1 if "Showdown" in said else len(left) == 1

@@ -73,7 +73,7 @@ def _play_back(replay: dict[str, Any], reveal: bool) -> list[dict[str, Any]]:
         for k, item in enumerate(actions):
             action = replay_action(item)
             before = row_state(env.state, 0)
-            _, reward, terminated, truncated, _ = apply_action(env, action)
+            _, reward, terminated, truncated, info = apply_action(env, action)
             total += reward[0, :n]
             done = bool(terminated[0] or truncated[0])
             after = row_state(env.state, 0)
@@ -85,9 +85,9 @@ def _play_back(replay: dict[str, Any], reveal: bool) -> list[dict[str, Any]]:
                 shown = views.showdown(game, before, env, action)
                 lines = [*lines, view.game_over(before, env, action, total, None,
                                                 bool(truncated[0] and not terminated[0]))]
+            shows = views.final_state(game, before, after, env, action, info) if done else after
             frames.append({"step": k + 1,
-                           "table": views.table_view(game, before if done else after, env,
-                                                     None, reveal, shown),
+                           "table": views.table_view(game, shows, env, None, reveal, shown),
                            "seat": int(views.env_player(game, before)),
                            "lines": list(lines), "done": done})
     if not frames[-1]["done"]:

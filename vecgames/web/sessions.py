@@ -291,15 +291,16 @@ class Session:
         for line in self.view.narrate(before, after, self.env, action, reward[0, :n], done):
             self.log.append({"seat": p, "text": line})
         if done:
-            self._end_game(before, action, bool(truncated[0] and not terminated[0]))
+            final = views.final_state(self.game, before, after, self.env, action, info)
+            self._end_game(before, final, action, bool(truncated[0] and not terminated[0]))
         del self.log[:-LOG_LINES]
 
-    def _end_game(self, before: Any, action: Action, truncated: bool) -> None:
+    def _end_game(self, before: Any, final: Any, action: Action, truncated: bool) -> None:
         total = self._game_reward.copy()
         self._game_reward[:] = 0
         self.score += total
         self.results.append([float(x) for x in total])
-        self._final = before
+        self._final = final  # the table as the last move left it (shown until the next game)
         self._shown = views.showdown(self.game, before, self.env, action)
         if self.seat is not None and self.game == "zhajinhua":  # your own cards, at the end
             self._shown = sorted({*self._shown, self.seat})

@@ -293,6 +293,32 @@ def table_view(game: str, s: Any, env: Any, seat: int | None, reveal: bool = Fal
     return out
 
 
+def final_state(game: str, before: Any, after: Any, env: Any, action: Any, info: Any) -> Any:
+    """The one-env state a game ended in, to show at its end. The env deals the next game in
+    the step that ends one (``after`` is that deal), keeping the finished game's table row in
+    ``env.final_table`` (Liar's Dice: its penalty points in ``info``); the arrays a deal does
+    not touch are taken from ``after`` (Hanabi's discard pile, Da Yaoguai's table cards), the
+    ones it does from ``before`` (the deck a game was dealt from)."""
+    if game == "liars_dice":
+        from ..games.liars_dice.rules import LOSER, PENALTY, REVEALED, ROUND_BIDS
+
+        t = np.array(before.table)
+        n = env.rules.num_players
+        if action == 0:  # a challenge ended it: its outcome, as the step wrote it
+            t[0, LOSER:ROUND_BIDS + 1] = after.table[0, LOSER:ROUND_BIDS + 1]
+            t[0, REVEALED:REVEALED + n] = after.table[0, REVEALED:REVEALED + n]
+        penalty = info.get("final_penalty_points") if isinstance(info, dict) else None
+        if penalty is not None:
+            t[0, PENALTY:PENALTY + n] = np.asarray(penalty)[0, :n]
+        return before._replace(table=t)
+    final = getattr(env, "final_table", None)
+    if final is None:  # pragma: no cover - every other game keeps it
+        return before
+    keep = {"hanabi": ("pile",), "dayaoguai": ("table_cards",)}.get(game, ())
+    return before._replace(table=np.array(final[0:1]),
+                           **{name: np.array(getattr(after, name)) for name in keep})
+
+
 def env_player(game: str, s: Any) -> int:
     import importlib
 
