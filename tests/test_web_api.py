@@ -145,6 +145,15 @@ def check_message(game: str, msg: dict[str, Any], session: Any, seat: int) -> No
         if game == "holdem":
             for p in msg["result"]["shown"]:
                 assert table["seats"][p]["status"] != "folded"
+            if not msg["result"]["shown"]:  # a fold ended it: the board as the log dealt it
+                from vecgames.core.cards import format_cards
+
+                text = [line["text"] for line in msg["log"]]
+                game_log = text[max([k for k, t in enumerate(text) if t.startswith("--- game")],
+                                    default=0):]
+                boards = [t for t in game_log if t.startswith("--- ") and "board" in t]
+                board = POKER_CARD.findall(boards[-1]) if boards else []
+                assert [format_cards([c["card"]]) for c in table["board"]] == board
 
 
 @pytest.mark.parametrize("game", list(GAMES))
@@ -570,3 +579,22 @@ def test_a_replay_ends_on_the_final_table(api, arena_replays):
             left = {p for p, s in enumerate(last["seats"]) if s["status"] != "folded"}
             assert winners <= left
             assert len(left) > 1 if "Showdown" in said else len(left) == 1
+            if "Showdown" not in said:  # a fold deals nothing: no card the hand never dealt
+                for reveal in ("0", "1"):
+                    ends = api.ok("GET", f"/api/replays/{doc['id']}?reveal={reveal}")["frames"]
+                    assert ends[-1]["table"]["board"] == ends[-2]["table"]["board"]
+
+
+def test_a_replay_ended_by_a_fold_shows_no_card_it_did_not_deal(api):
+    from vecgames.arena.replay import record_game
+
+    for deal in range(40):  # the first hand a fold ends after the flop
+        replay = record_game("holdem", ["random", "random"], 3, deal, num_players=2)
+        if replay["actions"][-1] in (0, [0, 0]) and len(replay["actions"]) > 3:
+            break
+    doc = api.ok("POST", "/api/replays", replay)
+    for reveal in ("0", "1"):
+        frames = api.ok("GET", f"/api/replays/{doc['id']}?reveal={reveal}")["frames"]
+        assert "folded" in frames[-1]["lines"][-1]
+        assert frames[-1]["table"]["board"] == frames[-2]["table"]["board"]
+        assert len(frames[-1]["table"]["board"]) < 5

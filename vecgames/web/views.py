@@ -102,7 +102,8 @@ def _holdem(s: Any, env: Any, seat: int | None, reveal: bool,
 
     n = env.rules.num_players
     street = int(f("street"))
-    board = 0 if street == 0 else min(street + 2, 5)
+    dealt = int(f("end_street")) if street >= 4 else street  # a hand over: where it ended
+    board = 0 if dealt == 0 else min(dealt + 2, 5)  # never a card the hand did not deal
     if shown:  # a showdown: the whole board was dealt
         board = 5
     sees = _sees(seat, reveal, shown)
