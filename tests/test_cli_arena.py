@@ -189,15 +189,22 @@ def test_checkpoint_players_on_the_command_line(tmp_path, capsys):
     """A checkpoint path plays in `simulate --policy` and in the arena; another game's
     checkpoint is refused before any game (a tiny untrained Liar's Dice network)."""
     torch = pytest.importorskip("torch")
+    from dataclasses import asdict
+
     import vecgames
-    from vecgames.training import liars_dice
+    from vecgames.policies.nets import make_qnet
+    from vecgames.training import liars_dice, runs
 
     cfg = liars_dice.Config(hidden=8, layers=1, head="combined")
     env = vecgames.make("liars_dice", **cfg.env_options())
-    net = liars_dice.make_qnet("combined", env.obs_dim, env.num_actions, 8, 1)
+    net = make_qnet("combined", env.obs_dim, env.num_actions, 8, 1)
     path = tmp_path / "tiny.pt"
-    liars_dice.save_checkpoint(path, net, net, torch.optim.SGD(net.parameters(), lr=0.1), cfg,
-                               1, 1)
+    runs.save_checkpoint(path, {  # what the trainer's loop writes
+        "model": net.state_dict(),
+        "optimizer": torch.optim.SGD(net.parameters(), lr=0.1).state_dict(),
+        "config": asdict(cfg), "game": "liars_dice",
+        "env_options": liars_dice.TRAINER.env_options(cfg), "iteration": 1,
+        "obs_dim": env.obs_dim, "num_actions": env.num_actions})
     assert main(["simulate", "liars_dice", "--games", "20", "--policy", f"random,{path}"]) == 0
     assert "20 matches" in capsys.readouterr().out
     assert main(["arena", "liars_dice", "--players", f"heuristic,{path}", "--games", "10"]) == 0

@@ -145,14 +145,17 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
     """Two rollout workers' slices, joined, start from the one-machine envs, seats and
     opponents; a short training run through them checkpoints and evaluates."""
     torch = pytest.importorskip("torch")
-    tz = pytest.importorskip("vecgames.training.zhajinhua")
+    from vecgames.policies.nets import PolicyNet
+    from vecgames.training import core, pg
+    from vecgames.training import zhajinhua as tz
+
     cfg = tz.Config(players=3, envs=8, steps=6, iterations=2, seed=4, out=str(tmp_path),
-                    eval_games=40, eval_envs=8, random_opponents=0.5, progress=False,
-                    checkpoint_every=0, workers=2)
+                    eval_games=40, mix="random=1,self=1", progress=False, checkpoint_every=0,
+                    workers=2, hidden=16)
     cpu = torch.device("cpu")
-    local = tz.Collector(cfg, cpu, torch.Generator().manual_seed(0))
-    net = tz.PolicyNet(local.obs_dim, local.num_actions, cfg.hidden)
-    remote = tz.RayCollector(cfg, cpu)
+    local = pg.Collector(cfg, cpu, torch.Generator().manual_seed(0))
+    net = PolicyNet(local.obs_dim, local.num_actions, cfg.hidden)
+    remote = pg.RayCollector(cfg, cpu)
     try:
         ro_local, _ = local.collect(net)
         ro_remote, _ = remote.collect(net)
@@ -161,7 +164,7 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
     assert ro_remote.obs.shape == ro_local.obs.shape
     for name in ("obs", "mask", "player", "learner"):
         torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
-    result = tz.train(cfg)
+    result = core.train(tz.TRAINER, cfg)
     assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()
 
 
@@ -176,46 +179,57 @@ def test_equity_vs_random_sharded(cluster):
 
 
 def test_dayaoguai_rollout_workers(cluster, tmp_path):
+    """Da Yaoguai's kernel-played tables through two workers: the same tables of each kind,
+    the same first step; a short run trains through them."""
     torch = pytest.importorskip("torch")
-    dy = pytest.importorskip("vecgames.training.dayaoguai")
+    from vecgames.policies.nets import PolicyNet
+    from vecgames.training import core, pg
+    from vecgames.training import dayaoguai as dy
+
     cfg = dy.Config(players=4, envs=8, steps=5, iterations=2, seed=2, out=str(tmp_path),
-                    eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
+                    eval_games=8, progress=False, checkpoint_every=0, hidden=16,
                     max_steps=200, mix="self=1,random=1,weakest=1,pickup=1", workers=2)
     cpu = torch.device("cpu")
-    local = dy.Collector(cfg, cpu, torch.Generator().manual_seed(0))
-    net = dy.base.PolicyNet(local.obs_dim, local.num_actions, cfg.hidden)
-    remote = dy.RayCollector(cfg, cpu)
+    local = pg.Collector(cfg, cpu, torch.Generator().manual_seed(0))
+    net = PolicyNet(local.obs_dim, local.num_actions, cfg.hidden)
+    remote = pg.RayCollector(cfg, cpu)
     try:
-        ro_local, (beans, counts) = local.collect(net)
-        ro_remote, (beans_r, counts_r) = remote.collect(net)
+        ro_local, curve = local.collect(net)
+        ro_remote, curve_r = remote.collect(net)
     finally:
         remote.close()
-    np.testing.assert_array_equal(counts_r, counts)  # the same tables of each kind
+    assert curve_r.shape == curve.shape == (2, 4)
     for name in ("obs", "mask", "player", "learner"):
         torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
-    result = dy.train(cfg)
+    result = core.train(dy.TRAINER, cfg)
     assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()
 
 
 def test_hanabi_rollout_workers(cluster, tmp_path):
+    """Hanabi's team collector through two workers: the same first step, the bootstrap value
+    of every env, the finished games' figures; a short run trains through them."""
     torch = pytest.importorskip("torch")
-    th = pytest.importorskip("vecgames.training.hanabi")
+    from vecgames.policies.nets import ActorCritic
+    from vecgames.training import core, ppo
+    from vecgames.training import hanabi as th
+
     cfg = th.Config(players=2, envs=8, steps=6, iterations=2, seed=3, out=str(tmp_path),
-                    hidden=32, eval_games=8, eval_envs=8, progress=False, checkpoint_every=0,
+                    hidden=32, eval_games=8, progress=False, checkpoint_every=0,
                     minibatches=2, workers=2)
     cpu = torch.device("cpu")
-    local = th.Collector(cfg, cpu, torch.Generator().manual_seed(0))
-    net = th.ActorCritic(local.obs_dim, local.num_actions, cfg.hidden)
-    remote = th.RayCollector(cfg, cpu)
+    local = ppo.TeamCollector(cfg, cpu, torch.Generator().manual_seed(0))
+    net = ActorCritic(local.obs_dim, local.num_actions, cfg.hidden)
+    remote = ppo.RayCollector(cfg, cpu)
     try:
-        ro_local, _, _ = local.collect(net)
-        ro_remote, rets, ends = remote.collect(net)
+        ro_local, _ = local.collect(net)
+        ro_remote, figures = remote.collect(net)
     finally:
         remote.close()
-    assert ro_remote.last_value.shape == (8,) and rets.shape == ends.shape
+    assert ro_remote.last_value.shape == (8,) and figures.shape[0] == 2
+    assert figures.shape[1] == int(ro_remote.done.sum())
     for name in ("obs", "mask"):
         torch.testing.assert_close(getattr(ro_remote, name)[0], getattr(ro_local, name)[0])
-    result = th.train(cfg)
+    result = core.train(th.TRAINER, cfg)
     assert result["train"]["iterations"] == 2 and (tmp_path / "final.pt").exists()
 
 

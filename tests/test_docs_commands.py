@@ -61,7 +61,7 @@ def _check_trainer(game: str, argv: list[str], where: str) -> None:
     pytest.importorskip("torch")
     trainer = importlib.import_module(f"vecgames.training.{game}")
     try:
-        trainer.parse_config(argv)
+        trainer.TRAINER.parse(argv, f"vecgames train {game}")
     except SystemExit as exc:
         raise AssertionError(f"{where}: the trainer refuses it ({exc.code})") from None
 

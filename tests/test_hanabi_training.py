@@ -4,6 +4,7 @@ bookkeeping (returns, how games end), a tiny run and the policy it saves."""
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
 import numpy as np
 import pytest
@@ -12,12 +13,15 @@ torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.games.hanabi.rules import field, hands, rules_to_options  # noqa: E402
+from vecgames.policies.nets import ActorCritic  # noqa: E402
+from vecgames.training import evaluation, ppo, runs  # noqa: E402
 from vecgames.training import hanabi as th  # noqa: E402
 
 CPU = torch.device("cpu")
 
 
 def test_gae_hand_made_with_a_termination():
+    """GAE stops at a game's end: no bootstrap into the next game, nothing carried back."""
     # env 0: the game ends with step 1; steps 2-3 belong to the next game, still running at
     # the end of the rollout (bootstrapped with last_value). env 1: no game ends.
     g = lam = 0.5  # binary fractions: exact arithmetic
@@ -25,7 +29,7 @@ def test_gae_hand_made_with_a_termination():
     value = torch.tensor([[1.0, 1.0], [2.0, 2.0], [3.0, 3.0], [4.0, 4.0]])
     done = torch.tensor([[False, False], [True, False], [False, False], [False, False]])
     last = torch.tensor([8.0, 8.0])
-    adv, ret = th.gae(reward, value, done, last, g, lam)
+    adv, ret = ppo.gae(reward, value, done, last, g, lam)
     # env 0: A3 = 1 + .5*8 - 4; A2 = 2 + .5*4 - 3 + .25*A3; A1 = 0 - 2 (no bootstrap into the
     # next game, nothing carried back from it); A0 = 1 + .5*2 - 1 + .25*A1
     assert adv[:, 0].tolist() == [0.5, -2.0, 1.25, 1.0]
@@ -35,13 +39,14 @@ def test_gae_hand_made_with_a_termination():
 
 
 def test_gae_with_gamma_and_lambda_one_is_the_return_to_go_of_each_game():
+    """gamma = lam = 1: the value target is the game's reward to go (bootstrapped if open)."""
     rng = np.random.default_rng(0)
     t, b = 40, 6
     reward = torch.from_numpy(rng.integers(-3, 3, (t, b)).astype(np.float32))
     done = torch.from_numpy(rng.random((t, b)) < 0.15)
     value = torch.from_numpy(rng.normal(size=(t, b)).astype(np.float32))
     last = torch.from_numpy(rng.normal(size=b).astype(np.float32))
-    _, ret = th.gae(reward, value, done, last, 1.0, 1.0)
+    _, ret = ppo.gae(reward, value, done, last, 1.0, 1.0)
     for e in range(b):
         for s in range(t):
             total, k = 0.0, s
@@ -56,34 +61,37 @@ def test_gae_with_gamma_and_lambda_one_is_the_return_to_go_of_each_game():
             assert float(ret[s, e]) == pytest.approx(total, abs=1e-4)
 
 
-def test_masked_sampling_never_picks_illegal_actions():
+def test_network_masks_and_masked_entropy():
+    """The network masks illegal actions (sampling them is tested in test_training.py);
+    masked entropy is finite, 0 when one action is legal."""
     gen = torch.Generator().manual_seed(1)
     rows, actions = 4000, 21
     mask = torch.rand((rows, actions), generator=gen) < 0.2
     mask[torch.arange(rows), torch.randint(actions, (rows,), generator=gen)] = True
-    raw = 30.0 * torch.randn((rows, actions), generator=gen)
-    raw[~mask] += 1e3  # illegal actions would win by far if the mask were ignored
-    logits = raw.masked_fill(~mask, float("-inf"))
-    for greedy in (False, True):
-        picks = th.sample_actions(logits, gen, greedy)
-        assert mask[torch.arange(rows), picks].all()
-    net = th.ActorCritic(658, actions, 16)
+    net = ActorCritic(658, actions, 16)
     masked, _ = net(torch.randn(rows, 658), mask)
     assert torch.isinf(masked[~mask]).all() and torch.isfinite(masked[mask]).all()
-    ent = th.masked_entropy(torch.log_softmax(masked, -1), mask)
+    ent = ppo.masked_entropy(torch.log_softmax(masked, -1), mask)
     assert torch.isfinite(ent).all()
     assert torch.allclose(ent[mask.sum(1) == 1], torch.zeros(()), atol=1e-6)
 
 
 def test_rollout_plays_legal_moves_and_games_are_scored_like_the_env():
+    """The team collector plays legal moves at every seat; each finished game gives its score
+    (0 when the lives ran out) and how it ended."""
     cfg = th.Config(envs=32, steps=150, hidden=16, iterations=1)
-    col = th.Collector(cfg, CPU, torch.Generator().manual_seed(0))
-    ro, rets, ends = col.collect(th.ActorCritic(col.env.obs_dim, col.env.num_actions, 16))
+    col = ppo.TeamCollector(cfg, CPU, torch.Generator().manual_seed(0))
+    ro, figures = col.collect(ActorCritic(col.env.obs_dim, col.env.num_actions, 16))
+    rets, ends = figures
     assert ro.mask.gather(2, ro.action.unsqueeze(2)).all()
     assert ro.done.any() and rets.numel() == int(ro.done.sum())
     # a game's return is its score (0 when the lives ran out); an untrained policy bombs
     assert (rets >= 0).all() and (rets <= 25).all()
-    assert (rets[ends == 0] == 0).all()
+    assert (rets[ends == 0] == 0).all() and (ends == 0).any()
+    summary = cfg.summary(figures)
+    assert summary["games"] == rets.numel()
+    assert summary["end_lives"] + summary["end_deck"] + summary["end_perfect"] == (
+        pytest.approx(1.0))
 
 
 def test_game_ends_are_read_correctly_from_the_step():
@@ -91,7 +99,7 @@ def test_game_ends_are_read_correctly_from_the_step():
     state before the final move (a failed play with one life left)."""
     env = vecgames.make("hanabi", num_envs=64, seed=5, num_players=2)
     _, info = env.reset()
-    games = th.Games(64, 5, CPU)
+    games = th.Games(env, CPU)
     rng = np.random.default_rng(5)
     seen = {0: 0, 1: 0}
     for _ in range(400):
@@ -108,9 +116,9 @@ def test_game_ends_are_read_correctly_from_the_step():
         slot = np.clip(actions - 5, 0, 4)
         card = hands(env.state)[np.arange(64), seat, slot]
         fails = (actions >= 5) & (actions < 10) & (fire[np.arange(64), card // 5] != card % 5)
+        games.before(torch.from_numpy(actions))
         _, reward, term, _, info = env.step(actions)
-        ret, end = games.step(torch.from_numpy(actions), torch.from_numpy(life),
-                              torch.from_numpy(reward[:, 0].copy()), torch.from_numpy(term))
+        ret, end = games.after(torch.from_numpy(reward[:, 0].copy()), torch.from_numpy(term))
         for i in np.flatnonzero(term):
             assert float(ret[i]) == info["score"][i]
             by_lives = bool(fails[i] and life[i] == 1)
@@ -120,25 +128,22 @@ def test_game_ends_are_read_correctly_from_the_step():
 
 
 def test_random_self_play_scores_zero_in_the_evaluation():
-    cfg = th.Config(eval_games=300, eval_envs=100, iterations=1)
-
-    def uniform(obs, mask, greedy, gen):
-        logits = torch.zeros(mask.shape).masked_fill(~mask, float("-inf"))
-        return th.sample_actions(logits, gen)
-
-    r = th.evaluate(uniform, cfg, CPU, False, "random")
-    assert r["games"] == 300 and r["mean"] < 0.1 and r["end_lives"] > 0.95
-    b = th.baseline("random", cfg)
-    assert b["games"] == 300 and b["mean"] < 0.1 and b["end_lives"] > 0.95
+    """The arena's team score of random play: it bombs nearly always."""
+    cfg = th.Config(eval_games=300, iterations=1)
+    r = evaluation.team_score("random", cfg.eval_games, 1, cfg.rule_options())
+    assert r["games"] == 300 and r["mean"] < 0.1 and r["perfect_rate"] == 0.0
+    assert r["ci95_low"] <= r["mean"] <= r["ci95_high"]
 
 
 def test_tiny_run_writes_outputs_and_the_policy_round_trips(tmp_path, capsys):
+    """main: every output file, the four team scores, the annealed learning rate; final.pt
+    plays as a player, greedy = the network's argmax."""
     out = tmp_path / "run"
     assert th.main(["--iterations", "2", "--envs", "16", "--steps", "16", "--hidden", "32",
-                    "--eval-games", "40", "--eval-envs", "20", "--checkpoint-every", "1",
+                    "--eval-games", "40", "--checkpoint-every", "1",
                     "--out", str(out), "--no-progress", "--anneal-lr"]) == 0
     printed = capsys.readouterr().out
-    assert "greedy" in printed and "rules baseline" in printed
+    assert "greedy:" in printed and "rules:" in printed
     for name in ("config.json", "final.pt", "history.json", "learning_curve.png", "eval.json",
                  "eval.md", "checkpoints/iter_000001.pt", "checkpoints/iter_000002.pt"):
         assert (out / name).is_file(), name
@@ -146,68 +151,91 @@ def test_tiny_run_writes_outputs_and_the_policy_round_trips(tmp_path, capsys):
     assert set(record["evals"]) == {"greedy", "sampled", "rules", "random"}
     for r in record["evals"].values():
         assert r["games"] == 40 and r["ci95_low"] <= r["mean"] <= r["ci95_high"]
-        assert r["end_lives"] + r["end_deck"] + r["end_perfect"] == pytest.approx(1.0)
+        assert 0.0 <= r["perfect_rate"] <= 1.0 and r["unit"] == "score"
     assert record["evals"]["rules"]["mean"] > 10
     assert record["train"]["iterations"] == 2 and record["train"]["env_steps"] == 2 * 16 * 16
     history = json.loads((out / "history.json").read_text())
     assert [h["iteration"] for h in history] == [1, 2]
     assert history[0]["lr"] == pytest.approx(5e-4) and history[1]["lr"] == pytest.approx(2.5e-4)
     assert json.loads((out / "config.json").read_text())["hidden"] == 32
-    assert "| trained, greedy (argmax) |" in (out / "eval.md").read_text()
+    assert "| greedy |" in (out / "eval.md").read_text()
 
-    policy = th.load_policy(out / "final.pt")
+    player = vecgames.load_player(out / "final.pt")
     saved = torch.load(out / "final.pt", weights_only=True)
-    net = th.ActorCritic(saved["obs_dim"], saved["num_actions"], 32)
+    net = ActorCritic(saved["obs_dim"], saved["num_actions"], 32)
     net.load_state_dict(saved["model"])
-    env = vecgames.make("hanabi", num_envs=24, seed=3, **policy.env_options())
+    env = vecgames.make("hanabi", num_envs=24, seed=3, **player.env_options)
+    sampler = vecgames.load_player(out / "final.pt", greedy=False, seed=1)
     obs, info = env.reset()
     for _ in range(40):
         mask = info["action_mask"]
-        actions = policy.act(obs, mask)
+        actions = player(obs, mask)
         assert actions.dtype == np.int64 and actions.shape == (24,)
         assert mask[np.arange(24), actions].all()
         with torch.no_grad():
             expected = net(torch.from_numpy(obs), torch.from_numpy(mask))[0].argmax(1)
         assert np.array_equal(actions, expected.numpy())
-        sampled = policy.act(torch.from_numpy(obs), torch.from_numpy(mask), greedy=False)
-        assert torch.is_tensor(sampled) and mask[np.arange(24), sampled.numpy()].all()
+        assert mask[np.arange(24), sampler(obs, mask)].all()
         obs, _, _, _, info = env.step(actions)
         assert not info["illegal"].any()
-    with pytest.raises(ValueError, match="obs must be"):
-        policy.act(np.zeros((2, 5), np.float32), np.ones((2, env.num_actions), bool))
 
 
 def test_command_line_rejects_bad_options():
     for argv in (["--iterations", "0"], ["--players", "6"], ["--minutes", "0"],
-                 ["--envs", "0"], ["--iterations", "1", "--bogus"], ["--iter", "3"]):
+                 ["--envs", "0"], ["--iterations", "1", "--bogus"], ["--iter", "3"],
+                 ["--eval-envs", "8"]):
         with pytest.raises(SystemExit):
-            th.parse_config(argv)
-    cfg = th.parse_config(["--minutes", "2", "--device", "cpu"])
+            th.TRAINER.parse(argv, "p")
+    cfg = th.TRAINER.parse(["--minutes", "2", "--device", "cpu"], "p")
     assert cfg.minutes == 2 and cfg.iterations is None and cfg.device == "cpu"
-    assert th.parse_config([]).iterations == 100
+    d = th.TRAINER.parse([], "p")
+    assert d.iterations == 100 and d.game == "hanabi" and d.eval_opponents == ("rules", "random")
 
 
-def test_seed_rule_flags_reach_the_envs_the_baseline_and_the_saved_policy(tmp_path):
+def test_seed_rule_flags_reach_the_envs_the_evaluation_and_the_saved_policy(tmp_path):
+    """--end/--discard-at-max/--hint-target set the training envs, the scored teams' table
+    and the checkpoint's env options."""
     rules = {"end": "deck_empty", "discard_at_max": "capped", "hint_target": "next"}
-    cfg = th.parse_config(["--players", "3", "--end", "deck_empty", "--discard-at-max",
-                           "capped", "--hint-target", "next", "--envs", "8", "--steps", "4",
-                           "--hidden", "16", "--eval-games", "50", "--device", "cpu"])
-    assert cfg.env_options() == {"num_players": 3, **rules, "obs": "jaxmarl",
-                                 "observers": "current"}
-    collector = th.Collector(cfg, torch.device("cpu"), torch.Generator().manual_seed(0))
+    cfg = th.TRAINER.parse(["--players", "3", "--end", "deck_empty", "--discard-at-max",
+                            "capped", "--hint-target", "next", "--envs", "8", "--steps", "4",
+                            "--hidden", "16", "--eval-games", "50", "--device", "cpu"], "p")
+    assert cfg.rule_options() == {"num_players": 3, **rules}
+    assert th.TRAINER.env_options(cfg) == {"num_players": 3, **rules, "obs": "jaxmarl"}
+    collector = ppo.TeamCollector(cfg, CPU, torch.Generator().manual_seed(0))
     r = collector.env.rules
     assert rules_to_options(r) == {"num_players": 3, "random_start": False, **rules}
-    net = th.ActorCritic(collector.obs_dim, collector.num_actions, 16)
-    ro, _, _ = collector.collect(net)
+    net = ActorCritic(collector.obs_dim, collector.num_actions, 16)
+    ro, _ = collector.collect(net)
     to_second = [r.color_hints + 5 + k for k in range(5)] + [r.rank_hints + 5 + k
                                                              for k in range(5)]
     assert not ro.mask[:, :, to_second].any() and ro.mask[:, :, :r.color_hints].any()
-    b = th.baseline("rules", cfg)
-    df = vecgames.simulate("hanabi", 50, policy="rules", seed=cfg.seed + th.EVAL_SEED_OFFSET,
-                           num_players=3, **rules)
+    seed = cfg.seed + evaluation.EVAL_SEED_OFFSET
+    b = evaluation.team_score("rules", cfg.eval_games, seed, cfg.rule_options())
+    df = vecgames.simulate("hanabi", 50, policy="rules", seed=seed, num_players=3, **rules)
     assert b["mean"] == pytest.approx(df["score"].mean())
-    opt = torch.optim.Adam(net.parameters())
-    th.save_checkpoint(tmp_path / "p.pt", net, opt, cfg, 0, 0)
-    assert th.load_policy(tmp_path / "p.pt").env_options() == cfg.env_options()
+    runs.save_checkpoint(tmp_path / "p.pt", {
+        "model": net.state_dict(), "config": asdict(cfg), "game": "hanabi",
+        "env_options": th.TRAINER.env_options(cfg), "obs_dim": collector.obs_dim,
+        "num_actions": collector.num_actions})
+    assert vecgames.load_player(tmp_path / "p.pt").env_options == th.TRAINER.env_options(cfg)
     with pytest.raises(SystemExit):
-        th.parse_config(["--end", "deck"])
+        th.TRAINER.parse(["--end", "deck"], "p")
+
+
+def test_ppo_update_changes_the_network_and_reports_its_figures():
+    """One PPO update over a real rollout: every figure finite, the weights moved, the
+    gradient norm clipped (a huge learning rate still gives finite weights)."""
+    cfg = th.Config(envs=16, steps=16, hidden=16, epochs=2, minibatches=4, lr=1e-3)
+    col = ppo.TeamCollector(cfg, CPU, torch.Generator().manual_seed(0))
+    torch.manual_seed(0)
+    net = ActorCritic(col.obs_dim, col.num_actions, 16)
+    ro, _ = col.collect(net)
+    before = [p.clone() for p in net.parameters()]
+    opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
+    stats = ppo.ppo_update(net, opt, ro, cfg, torch.Generator().manual_seed(1))
+    assert {"loss", "pg_loss", "value_loss", "entropy", "approx_kl", "clip_frac",
+            "explained_var"} <= set(stats)
+    assert all(np.isfinite(v) for v in stats.values())
+    assert stats["approx_kl"] >= 0 and 0 <= stats["clip_frac"] <= 1 and stats["entropy"] > 0
+    assert any(not torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))
+    assert float(opt.state_dict()["state"][0]["step"]) == cfg.epochs * cfg.minibatches

@@ -1,42 +1,45 @@
-"""The Hold'em trainer: a tiny run writes both evaluations; the baselines are fair."""
+"""The Hold'em trainer: a tiny run scored by the arena against both default opponents; a
+random player breaks even against random players; the mix refuses exact-amount players."""
 
 import json
 
 import pytest
+from usage_errors import usage_error
 
 torch = pytest.importorskip("torch")
 
+
+from vecgames.training import evaluation  # noqa: E402
 from vecgames.training import holdem as th  # noqa: E402
-from vecgames.training import zhajinhua as tz  # noqa: E402
-
-CPU = torch.device("cpu")
 
 
-def test_tiny_run_evaluates_against_both_baselines(tmp_path, capsys):
+def test_tiny_run_evaluates_against_both_opponents(tmp_path, capsys):
     out = tmp_path / "run"
     assert th.main(["--envs", "32", "--steps", "16", "--iterations", "2", "--eval-games", "96",
-                    "--out", str(out), "--no-progress", "--seed", "3"]) == 0
+                    "--hidden", "16", "--out", str(out), "--no-progress", "--seed", "3"]) == 0
     printed = capsys.readouterr().out
-    assert "vs random" in printed and "vs call" in printed
+    assert "random:" in printed and "call:" in printed
     record = json.loads((out / "eval.json").read_text())
     assert set(record["evals"]) == {"random", "call"}
-    assert record["config"]["game"] == "holdem" and record["config"]["random_opponents"] == 0.5
-    assert "'call' baseline" in (out / "eval.md").read_text()
+    assert record["config"]["game"] == "holdem" and record["config"]["mix"] == "random=1,self=1"
+    for r in record["evals"].values():
+        assert r["games"] == 96 and r["ci95_low"] <= r["mean"] <= r["ci95_high"]
+    assert "| call |" in (out / "eval.md").read_text()
+    history = json.loads((out / "history.json").read_text())
+    assert "vs_random" in history[0] and "vs_self" not in history[0]
+    ckpt = torch.load(out / "final.pt", weights_only=True)
+    assert ckpt["game"] == "holdem" and ckpt["env_options"] == {"num_players": 6}
 
 
-def test_a_random_player_breaks_even_against_random_players(tmp_path):
-    cfg = tz.Config(game="holdem", players=6, eval_games=3000, eval_envs=500,
-                    out=str(tmp_path / "r"), progress=False)
-    net = tz.PolicyNet(222, 7, 16)
-    rec = tz.evaluate(net, cfg, CPU, policy="random", opponents="random")
+def test_a_random_player_breaks_even_against_random_players():
+    rec = evaluation.field_score("holdem", "random", "random", 3000, 5, {"num_players": 6})
     assert rec["games"] == 3000
-    assert rec["ci95_low"] - 3 * rec["std_err"] < 0.0 < rec["ci95_high"] + 3 * rec["std_err"]
+    assert rec["ci95_low"] <= 0.0 <= rec["ci95_high"]
 
 
-def test_call_baseline_only_folds_or_calls():
-    mask = torch.tensor([[True, True, True], [False, True, True]])
-    logits = tz.baseline_logits("call", mask)
-    assert torch.isinf(logits[:, 2]).all() and torch.isinf(logits[1, 0])
-    assert logits[0, 0] == 0 and logits[0, 1] == 0
-    with pytest.raises(ValueError, match="unknown baseline"):
-        tz.baseline_logits("shark", mask)
+def test_mix_takes_random_self_league_and_checkpoints_only():
+    """Hold'em's built-ins bet exact amounts the trainer's action ids cannot carry."""
+    for bad in ("call=1", "random=1,strength=1"):
+        with usage_error("exact"):
+            th.TRAINER.parse(["--mix", bad], "p")
+    assert th.TRAINER.parse(["--mix", "self=1,league=2"], "p").mix == "self=1,league=2"

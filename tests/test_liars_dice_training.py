@@ -1,6 +1,6 @@
-"""The Liar's Dice DQN trainer: n-step credit per acting seat (opponent challenges, auto-reset
-boundaries), the masked Double-DQN target, the shaping potential, the evaluation, a tiny run
-and the agent it saves."""
+"""The Liar's Dice DQN trainer (``training.dqn``): n-step credit per acting seat (opponent
+challenges, auto-reset boundaries), the masked Double-DQN target, the replay buffer, the
+shaping potential, the opponents, the evaluation, a tiny run and the player it saves."""
 
 from __future__ import annotations
 
@@ -8,22 +8,25 @@ import json
 
 import numpy as np
 import pytest
+from usage_errors import usage_error
 
 torch = pytest.importorskip("torch")
 
+
 import vecgames  # noqa: E402
 from vecgames.policies.liars_dice import env_actions  # noqa: E402
+from vecgames.training import dqn, evaluation  # noqa: E402
 from vecgames.training import liars_dice as ld  # noqa: E402
 
 G = 0.5  # a discount that makes hand-worked returns exact in binary
 
 
-def one_env_tracker(n: int = 3, gamma: float = G, envs: int = 1) -> ld.NStepTracker:
-    return ld.NStepTracker(envs, 1, 4, n=n, gamma=gamma)
+def one_env_tracker(n: int = 3, gamma: float = G, envs: int = 1) -> dqn.NStepTracker:
+    return dqn.NStepTracker(envs, 1, 4, n=n, gamma=gamma)
 
 
-def decide(tr: ld.NStepTracker, env: int, o: float, a: int, phi: float,
-           envs: int = 1) -> ld.Transitions:
+def decide(tr: dqn.NStepTracker, env: int, o: float, a: int, phi: float,
+           envs: int = 1) -> dqn.Transitions:
     """The learner acts in env ``env`` only; obs is the single value ``o`` (an id)."""
     rows = torch.zeros(envs, dtype=torch.bool)
     rows[env] = True
@@ -34,14 +37,14 @@ def decide(tr: ld.NStepTracker, env: int, o: float, a: int, phi: float,
     return tr.decide(rows, obs, mask, action, torch.full((envs,), phi))
 
 
-def step(tr: ld.NStepTracker, reward: float | list[float], done: bool | list[bool],
-         envs: int = 1) -> ld.Transitions:
+def step(tr: dqn.NStepTracker, reward: float | list[float], done: bool | list[bool],
+         envs: int = 1) -> dqn.Transitions:
     r = torch.tensor(reward if isinstance(reward, list) else [reward] * envs)
     d = torch.tensor(done if isinstance(done, list) else [done] * envs)
     return tr.after_step(r, d)
 
 
-def rows(t: ld.Transitions) -> list[tuple]:
+def rows(t: dqn.Transitions) -> list[tuple]:
     return [(float(t.obs[i, 0]), int(t.action[i]), round(float(t.ret[i]), 6),
              float(t.next_obs[i, 0]), bool(t.done[i]), float(t.discount[i]), int(t.env[i]))
             for i in range(len(t))]
@@ -154,10 +157,10 @@ def test_tracker_matches_the_definition_on_real_play(n):
     gamma, b = 0.9, 12
     env = vecgames.make("liars_dice", num_envs=b, seed=5, observation="seed")
     obs, info = env.reset()
-    tr = ld.NStepTracker(b, env.obs_dim, env.num_actions, n=n, gamma=gamma)
+    tr = dqn.NStepTracker(b, env.obs_dim, env.num_actions, n=n, gamma=gamma)
     seat = np.arange(b) % 2
     rng = np.random.default_rng(1)
-    got: list[ld.Transitions] = []
+    got: list[dqn.Transitions] = []
     log = []
     decisions, longest = np.zeros(b, np.int64), 0
     for _ in range(150):
@@ -181,7 +184,7 @@ def test_tracker_matches_the_definition_on_real_play(n):
         decisions += learner
         longest = max(longest, int(decisions.max()))
         decisions[term | trunc] = 0
-    t = ld.Transitions(*(torch.cat([getattr(x, k) for x in got]) for k in ld.Transitions._fields))
+    t = dqn.Transitions(*(torch.cat([getattr(x, k) for x in got]) for k in dqn.Transitions._fields))
     assert sum(s["done"].sum() for s in log) > 30
     assert longest > 3  # rounds with more learner decisions than n: ring slots get reused
     for e in range(b):
@@ -220,7 +223,7 @@ def test_double_dqn_target_ignores_illegal_actions():
     next_mask = torch.tensor([[True, True, False, True], [False, True, False, False],
                               [False, False, False, False]])
     ret = torch.tensor([1.0, 1.0, -1.0])
-    y = ld.double_dqn_target(online, target, ret, torch.zeros(3, 2), next_mask,
+    y = dqn.double_dqn_target(online, target, ret, torch.zeros(3, 2), next_mask,
                              torch.tensor([0.5, 0.5, 0.5]), torch.tensor([False, False, True]))
     # row 0: online's legal argmax is 0 (5.0), valued by the target at -3.0 (not max 7.0)
     # row 1: only action 1 is legal; row 2: done, no bootstrap
@@ -228,12 +231,12 @@ def test_double_dqn_target_ignores_illegal_actions():
 
 
 def test_replay_buffer_wraps_and_samples_what_was_stored():
-    buf = ld.ReplayBuffer(5, 1, 3)
+    buf = dqn.ReplayBuffer(5, 1, 3)
 
     def batch(values):
         k = len(values)
         v = torch.tensor(values, dtype=torch.float32)
-        return ld.Transitions(v.unsqueeze(1), torch.arange(k), v, v.unsqueeze(1),
+        return dqn.Transitions(v.unsqueeze(1), torch.arange(k), v, v.unsqueeze(1),
                               torch.ones((k, 3), dtype=torch.bool), torch.zeros(k, dtype=bool),
                               torch.full((k,), 0.9), torch.zeros(k, dtype=torch.int64))
 
@@ -246,103 +249,146 @@ def test_replay_buffer_wraps_and_samples_what_was_stored():
     assert torch.equal(s["obs"].squeeze(1), s["ret"])
 
 
-class RandomAgent:
-    """Uniform over the legal actions, with the Agent interface evaluate() uses."""
-
-    num_players = 2
-
-    def __init__(self):
-        self.rng = np.random.default_rng(0)
-
-    def env_options(self):
-        return {"num_players": 2, "dice": 5, "observation": "seed"}
-
-    def act(self, obs, mask):
-        return (self.rng.random(mask.shape) * mask).argmax(1)
-
-
-def test_evaluation_is_fair_for_a_random_agent():
-    even = ld.evaluate(RandomAgent(), "random", games=4000, envs=500, seed=9)
-    assert even["games"] == 4000 and even["fair_share"] == 0.5
-    assert even["ci95_low"] - 0.02 < 0.5 < even["ci95_high"] + 0.02
-    assert even["mean_reward"] == pytest.approx(2 * even["win_rate"] - 1)
-    weak = ld.evaluate(RandomAgent(), "heuristic", games=2000, envs=500, seed=9)
+def test_evaluation_is_fair_for_a_random_player():
+    """The arena's heads-up score: random against random is even (duplicate deals, each seat
+    once), and random bids lose to the heuristic challenger; a mean of m is a win rate of
+    (1 + m) / 2."""
+    options = {"num_players": 2, "dice": 5, "num_rounds": 1}
+    even = evaluation.with_win_rate(evaluation.field_score("liars_dice", "random", "random",
+                                                           4000, 9, options))
+    assert even["games"] == 4000 and even["duplicate"] is True
+    assert even["win_low"] <= 0.5 <= even["win_high"]
+    assert even["mean"] == pytest.approx(2 * even["win_rate"] - 1)
+    weak = evaluation.with_win_rate(evaluation.field_score("liars_dice", "random", "heuristic",
+                                                           2000, 9, options))
     assert weak["win_rate"] < 0.1  # random bids are mostly implausible
 
 
-def test_wilson_interval():
-    low, high = ld.wilson(50, 100)
-    assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
-    assert ld.wilson(0, 10)[0] == pytest.approx(0.0, abs=1e-12)
-
-
 def test_tiny_run_writes_outputs_and_the_agent_round_trips(tmp_path, capsys):
+    """main: outputs, periodic checkpoints, history with the self-play switch, win rates in
+    the evaluation; final.pt plays legal moves as a player."""
     out = tmp_path / "run"
     assert ld.main(["--envs", "32", "--iterations", "60", "--learning-starts", "64",
                     "--batch-size", "32", "--hidden", "32", "--eval-games", "64",
-                    "--eval-envs", "32", "--curve-games", "32", "--log-every", "30",
-                    "--checkpoint-every", "30", "--selfplay-start", "0.5",
+                    "--log-every", "30", "--checkpoint-every", "30", "--selfplay-start", "0.5",
                     "--selfplay-refresh", "5", "--out", str(out), "--no-progress"]) == 0
     printed = capsys.readouterr().out
-    assert "vs heuristic (threshold 0.5)" in printed and "vs uniform-random-legal" in printed
+    assert "heuristic:" in printed and "random:" in printed and "win rate" in printed
     for name in ("config.json", "final.pt", "history.json", "learning_curve.png", "eval.json",
-                 "eval.md", "checkpoints/iter_0000030.pt", "checkpoints/iter_0000060.pt"):
+                 "eval.md", "checkpoints/iter_000030.pt", "checkpoints/iter_000060.pt"):
         assert (out / name).is_file(), name
     record = json.loads((out / "eval.json").read_text())
     assert set(record["evals"]) == {"random", "heuristic"}
     for r in record["evals"].values():
-        assert r["games"] == 64 and r["ci95_low"] <= r["win_rate"] <= r["ci95_high"]
+        assert r["games"] == 64 and r["ci95_low"] <= r["mean"] <= r["ci95_high"]
+        assert r["win_low"] <= r["win_rate"] <= r["win_high"] and r["unit"] == "points"
     assert record["train"]["iterations"] == 60 and record["train"]["updates"] > 0
+    assert record["train"]["transitions"] > 0
     history = json.loads((out / "history.json").read_text())
     assert [h["iteration"] for h in history] == [30, 60] and history[1]["selfplay"] == 1.0
+    assert history[0]["selfplay"] == 0.0 and "threshold" in history[0]
 
-    agent = ld.load_agent(out / "final.pt")
-    assert (agent.observation, agent.num_players, agent.dice) == ("seed", 2, 5)
-    env = vecgames.make("liars_dice", num_envs=64, seed=11, **agent.env_options())
+    player = vecgames.load_player(out / "final.pt")
+    assert player.game == "liars_dice"
+    assert player.env_options == {"num_players": 2, "dice": 5, "variant": "zhai_fei",
+                                  "observation": "seed"}
+    env = vecgames.make("liars_dice", num_envs=64, seed=11, **player.env_options)
     obs, info = env.reset()
     for _ in range(30):
         mask = info["action_mask"]
-        actions = agent.act(obs, mask)
+        actions = player(obs, mask)
         assert actions.dtype == np.int64 and actions.shape == (64,)
         assert mask[np.arange(64), actions].all()
         obs, _, _, _, info = env.step(actions)
         assert not info["illegal"].any()
-    with pytest.raises(ValueError, match="obs must be"):
-        agent.act(np.zeros((2, 5), np.float32), np.ones((2, env.num_actions), bool))
 
 
 def test_full_observation_and_three_players(tmp_path):
+    """--observation full, 3 seats: the saved player asks for that table; no win rate off
+    heads-up."""
     out = tmp_path / "full"
     assert ld.main(["--envs", "24", "--iterations", "20", "--learning-starts", "32",
                     "--batch-size", "16", "--hidden", "16", "--players", "3",
-                    "--observation", "full", "--eval-games", "30", "--curve-games", "0",
+                    "--observation", "full", "--eval-games", "30",
                     "--log-every", "10", "--checkpoint-every", "0", "--out", str(out),
                     "--no-progress"]) == 0
-    agent = ld.load_agent(out / "final.pt")
-    assert (agent.observation, agent.num_players) == ("full", 3)
-    env = vecgames.make("liars_dice", num_envs=8, seed=1, **agent.env_options())
+    player = vecgames.load_player(out / "final.pt")
+    assert (player.env_options["observation"], player.env_options["num_players"]) == ("full", 3)
+    env = vecgames.make("liars_dice", num_envs=8, seed=1, **player.env_options)
     obs, info = env.reset()
-    assert agent.act(obs, info["action_mask"]).shape == (8,)
-    assert json.loads((out / "eval.json").read_text())["evals"]["random"]["fair_share"] == (
-        pytest.approx(2 / 3))
+    assert player(obs, info["action_mask"]).shape == (8,)
+    rec = json.loads((out / "eval.json").read_text())["evals"]["random"]
+    assert rec["games"] == 30 and "win_rate" not in rec
+
+
+class FirstLegal:
+    """A stand-in protocol player: its first legal action; records the rows it was given."""
+
+    def __init__(self):
+        self.rows = 0
+
+    def __call__(self, obs, mask):
+        self.rows += len(mask)
+        return mask.argmax(1)
+
+
+def test_opponent_actions_of_a_protocol_player():
+    """--opponent NAME: the player acts at the rows asked for, through the protocol; the
+    heuristic curriculum's threshold schedule is only the heuristic's."""
+    cfg = ld.Config(envs=16, opponent="odds")
+    assert cfg.schedules(0.3) == {}
+    assert ld.Config().schedules(0.25) == {"threshold": pytest.approx(0.35)}
+    env = cfg.make_env(16)
+    obs, info = env.reset()
+    obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
+    rows = torch.arange(16) % 3 == 0
+    real = cfg.opponent_actions(env, obs_t, mask_t, rows, 0.0)
+    assert mask_t[rows][torch.arange(int(rows.sum())), real[rows]].all()
+    stand_in = FirstLegal()
+    cfg.__dict__["player"] = stand_in  # the cached --opponent player
+    out = cfg.opponent_actions(env, obs_t, mask_t, rows, 0.0)
+    assert stand_in.rows == int(rows.sum())
+    assert torch.equal(out[rows], mask_t[rows].float().argmax(1))
+
+
+@pytest.mark.parametrize("opponent", ["random", "odds"])
+def test_train_against_another_opponent(tmp_path, opponent):
+    """A tiny run with --opponent random / odds completes; no threshold schedule is logged."""
+    out = tmp_path / opponent
+    assert ld.main(["--envs", "16", "--iterations", "20", "--learning-starts", "16",
+                    "--batch-size", "8", "--hidden", "8", "--eval-games", "16",
+                    "--log-every", "10", "--checkpoint-every", "0", "--opponent", opponent,
+                    "--out", str(out), "--no-progress"]) == 0
+    history = json.loads((out / "history.json").read_text())
+    assert len(history) == 2 and all("threshold" not in h for h in history)
+    assert json.loads((out / "eval.json").read_text())["config"]["opponent"] == opponent
 
 
 def test_command_line_rejects_bad_options():
+    parse = ld.TRAINER.parse
     with pytest.raises(SystemExit):
-        ld.parse_config(["--minute", "3"])  # no abbreviations
-    with pytest.raises(SystemExit, match="--observation"):
-        ld.parse_config(["--observation", "pixels"])
-    with pytest.raises(SystemExit, match="must be in"):
-        ld.parse_config(["--eps-end", "1.5"])
-    cfg = ld.parse_config(["--minutes", "2", "--shaping", "0"])
+        parse(["--minute", "3"], "p")  # no abbreviations
+    with pytest.raises(SystemExit):
+        parse(["--observation", "pixels"], "p")
+    with usage_error("must be in"):
+        parse(["--eps-end", "1.5"], "p")
+    for bad, words in ((["--opponent", "shark"], "shark"), (["--opponent", "human"], "person"),
+                       (["--eval-opponents", "random,"], "eval-opponents")):
+        with usage_error(words):
+            parse(bad, "p")
+    for removed in (["--curve-games", "0"], ["--eval-envs", "8"]):
+        with pytest.raises(SystemExit):
+            parse(removed, "p")
+    cfg = parse(["--minutes", "2", "--shaping", "0", "--opponent", "random"], "p")
     assert cfg.iterations is None and cfg.minutes == 2 and cfg.shaping == 0.0
+    assert cfg.opponent == "random" and parse([], "p").opponent == "heuristic"
 
 
 def test_schedules():
-    assert ld.linear(0.0, 0.2, 0.5, 0.5) == pytest.approx(0.2)
-    assert ld.linear(0.25, 0.2, 0.5, 0.5) == pytest.approx(0.35)
-    assert ld.linear(0.9, 0.2, 0.5, 0.5) == pytest.approx(0.5)
-    assert ld.linear(0.3, 1.0, 0.1, 0.0) == pytest.approx(0.1)
+    assert dqn.linear(0.0, 0.2, 0.5, 0.5) == pytest.approx(0.2)
+    assert dqn.linear(0.25, 0.2, 0.5, 0.5) == pytest.approx(0.35)
+    assert dqn.linear(0.9, 0.2, 0.5, 0.5) == pytest.approx(0.5)
+    assert dqn.linear(0.3, 1.0, 0.1, 0.0) == pytest.approx(0.1)
 
 
 def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
@@ -353,10 +399,23 @@ def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
     out = tmp_path / "run"
     assert ld.main(["--envs", "16", "--iterations", "10", "--learning-starts", "16",
                     "--batch-size", "8", "--hidden", "8", "--dice", "2", "--eval-games", "10",
-                    "--curve-games", "0", "--checkpoint-every", "0", "--out", str(out),
-                    "--no-progress"]) == 0
+                    "--checkpoint-every", "0", "--out", str(out), "--no-progress"]) == 0
     lines: list[str] = []
     answers = iter(["fei 3 2", "q"])  # seed 3: the person opens, the checkpoint answers
     assert play(["--agent", str(out / "final.pt"), "--dice", "2", "--seat", "1", "--seed", "3"],
                 input_fn=lambda prompt: next(answers), print_fn=lines.append) == 0
     assert any(line.startswith(("seat 0 bids", "seat 0 challenges")) for line in lines), lines
+
+
+def test_random_legal_and_polyak():
+    """Exploration draws legal actions uniformly; the target net moves tau of the way."""
+    gen = torch.Generator().manual_seed(0)
+    mask = torch.zeros((6000, 4), dtype=torch.bool)
+    mask[:, 1] = mask[:, 3] = True
+    picks = dqn.random_legal(mask, gen)
+    assert set(picks.tolist()) == {1, 3}
+    assert abs(float((picks == 1).float().mean()) - 0.5) < 0.03
+    target, online = torch.nn.Linear(2, 2), torch.nn.Linear(2, 2)
+    t0, o0 = target.weight.detach().clone(), online.weight.detach().clone()
+    dqn.polyak(target, online, 0.25)
+    torch.testing.assert_close(target.weight.detach(), 0.75 * t0 + 0.25 * o0)

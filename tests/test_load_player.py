@@ -13,41 +13,46 @@ pytest.importorskip("torch")
 import torch  # noqa: E402
 
 import vecgames  # noqa: E402
-from vecgames.training import dayaoguai, hanabi, liars_dice, runs, zhajinhua  # noqa: E402
+from vecgames.policies import nets  # noqa: E402
+from vecgames.training import dayaoguai, hanabi, holdem, liars_dice, runs, zhajinhua  # noqa: E402
 
 
-def _opt(net):
-    return torch.optim.SGD(net.parameters(), lr=0.1)
+def write_checkpoint(path, trainer, cfg, net, env):
+    """The checkpoint ``core.train`` writes for ``trainer`` (its own ``env_options``)."""
+    runs.save_checkpoint(path, {
+        "model": net.state_dict(),
+        "optimizer": torch.optim.SGD(net.parameters(), lr=0.1).state_dict(),
+        "config": asdict(cfg), "game": trainer.game, "env_options": trainer.env_options(cfg),
+        "iteration": 1, "obs_dim": env.obs_dim, "num_actions": env.num_actions})
+    return path
+
+
+POLICY_TRAINERS = {"zhajinhua": zhajinhua, "holdem": holdem, "dayaoguai": dayaoguai}
 
 
 def policy_checkpoint(path, game, players, env_options=None, recipe="default"):
-    """A checkpoint of the shared PPO/KL trainer (Zha Jin Hua, Hold'em; Da Yaoguai's
-    Config), written by the trainer's own ``save_checkpoint``."""
-    if game == "dayaoguai":
-        cfg = dayaoguai.Config(players=players, hidden=8, env_options=env_options or {})
-    else:
-        cfg = zhajinhua.Config(game=game, players=players, hidden=8, recipe=recipe,
-                               env_options=env_options or {})
-    env = vecgames.make(game, num_players=players, **(env_options or {}))
-    net = zhajinhua.PolicyNet(env.obs_dim, env.num_actions, hidden=8)
-    zhajinhua.save_checkpoint(path, net, _opt(net), cfg, 1)
-    return path
+    """A checkpoint of the policy-gradient trainers (Zha Jin Hua, either recipe; Hold'em;
+    Da Yaoguai)."""
+    module = POLICY_TRAINERS[game]
+    extra = {"recipe": recipe} if game == "zhajinhua" else {}
+    cfg = module.Config(players=players, hidden=8, env_options=env_options or {}, **extra)
+    env = vecgames.make(game, **module.TRAINER.env_options(cfg))
+    net = nets.PolicyNet(env.obs_dim, env.num_actions, hidden=8)
+    return write_checkpoint(path, module.TRAINER, cfg, net, env)
 
 
 def liars_dice_checkpoint(path, head):
     cfg = liars_dice.Config(hidden=8, layers=1, head=head)
-    env = vecgames.make("liars_dice", **{k: v for k, v in cfg.env_options().items()})
-    online = liars_dice.make_qnet(head, env.obs_dim, env.num_actions, 8, 1)
-    liars_dice.save_checkpoint(path, online, online, _opt(online), cfg, 1, 1)
-    return path
+    env = vecgames.make("liars_dice", **cfg.env_options())
+    online = nets.make_qnet(head, env.obs_dim, env.num_actions, 8, 1)
+    return write_checkpoint(path, liars_dice.TRAINER, cfg, online, env)
 
 
 def hanabi_checkpoint(path):
     cfg = hanabi.Config(hidden=8)
-    env = vecgames.make("hanabi", **hanabi.Config().env_options())
-    net = hanabi.ActorCritic(env.obs_dim, env.num_actions, hidden=8)
-    hanabi.save_checkpoint(path, net, _opt(net), cfg, 1, 1)
-    return path
+    env = vecgames.make("hanabi", **hanabi.TRAINER.env_options(cfg))
+    net = nets.ActorCritic(env.obs_dim, env.num_actions, hidden=8)
+    return write_checkpoint(path, hanabi.TRAINER, cfg, net, env)
 
 
 @pytest.fixture(scope="module")
@@ -68,7 +73,10 @@ def checkpoints(tmp_path_factory):
 GAME_OF = {"zhajinhua_seed": "zhajinhua", "liars_dice_four": "liars_dice"}
 
 
-@pytest.mark.parametrize("kind", ["zhajinhua", "zhajinhua_seed", "holdem", "dayaoguai",
+
+
+@pytest.mark.parametrize("kind", ["zhajinhua", "zhajinhua_seed", "holdem",
+                                  "dayaoguai",
                                   "liars_dice", "liars_dice_four", "hanabi"])
 def test_every_trainers_checkpoint_plays(checkpoints, kind):
     game = GAME_OF.get(kind, kind)
@@ -108,7 +116,7 @@ def test_obs_size_mismatch_names_game_and_size(checkpoints, tmp_path):
     ckpt = runs.load_checkpoint(checkpoints["zhajinhua"])
     ckpt["env_options"] = {}  # a layout it was not trained on
     ckpt["obs_dim"] = 10
-    ckpt["model"] = zhajinhua.PolicyNet(10, 15, 8).state_dict()
+    ckpt["model"] = nets.PolicyNet(10, 15, 8).state_dict()
     runs.save_checkpoint(tmp_path / "small.pt", ckpt)
     with pytest.raises(ValueError, match=r"'small' reads observations of 10 values, but "
                                          r"zhajinhua .* has 256 \(the expected size"):
@@ -127,6 +135,8 @@ def test_checkpoints_from_before_the_game_key_are_recognised(checkpoints, tmp_pa
     for kind in ("hanabi", "liars_dice", "dayaoguai"):
         ckpt = runs.load_checkpoint(checkpoints[kind])
         del ckpt["game"]
+        if kind == "hanabi":  # its config had no game field either: known by its rule keys
+            del ckpt["config"]["game"]
         ckpt.pop("env_options", None) if kind != "liars_dice" else None
         runs.save_checkpoint(tmp_path / f"old_{kind}.pt", ckpt)
         player = vecgames.load_player(tmp_path / f"old_{kind}.pt")
@@ -134,6 +144,7 @@ def test_checkpoints_from_before_the_game_key_are_recognised(checkpoints, tmp_pa
         assert player.env_options["num_players"] == ckpt["config"]["players"]
     ckpt = runs.load_checkpoint(checkpoints["hanabi"])
     del ckpt["game"]
+    del ckpt["config"]["game"]
     del ckpt["config"]["end"]
     runs.save_checkpoint(tmp_path / "unknown.pt", ckpt)
     with pytest.raises(ValueError, match="does not say which game"):
@@ -158,6 +169,9 @@ def test_trainers_store_game_and_env_options(checkpoints):
     ckpt = runs.load_checkpoint(checkpoints["zhajinhua_seed"])
     assert ckpt["game"] == "zhajinhua"
     assert ckpt["env_options"] == {"num_players": 2, "obs": "seed"}
+    assert runs.load_checkpoint(checkpoints["liars_dice"])["env_options"]["num_rounds"] == 1
+    assert vecgames.load_player(checkpoints["liars_dice"]).env_options == {
+        "num_players": 2, "dice": 5, "variant": "zhai_fei", "observation": "seed"}
     assert asdict(hanabi.Config())["players"] == runs.load_checkpoint(
         checkpoints["hanabi"])["env_options"]["num_players"]
 

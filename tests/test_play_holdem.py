@@ -56,13 +56,20 @@ def test_spectator_mode_tells_every_move_and_ends():
 
 def test_a_checkpoint_takes_the_computer_seat_at_its_table_size(tmp_path):
     torch = pytest.importorskip("torch")
-    from vecgames.training import zhajinhua as trainer  # the PPO/KL trainer of Hold'em too
+    from dataclasses import asdict
+
+    from vecgames.policies.nets import PolicyNet
+    from vecgames.training import holdem, runs
 
     env = vecgames.make("holdem", num_players=2)
-    net = trainer.PolicyNet(env.obs_dim, env.num_actions, hidden=8)
+    net = PolicyNet(env.obs_dim, env.num_actions, hidden=8)
     path = tmp_path / "hu.pt"
-    trainer.save_checkpoint(path, net, torch.optim.SGD(net.parameters(), lr=0.1),
-                            trainer.Config(game="holdem", players=2, hidden=8), 1)
+    cfg = holdem.Config(players=2, hidden=8)
+    runs.save_checkpoint(path, {  # what the trainer's loop writes
+        "model": net.state_dict(),
+        "optimizer": torch.optim.SGD(net.parameters(), lr=0.1).state_dict(),
+        "config": asdict(cfg), "game": "holdem", "env_options": holdem.TRAINER.env_options(cfg),
+        "iteration": 1, "obs_dim": env.obs_dim, "num_actions": env.num_actions})
     result, script = play(VIEW, seed=2, agent=str(path), bad=())  # 2 seats: the checkpoint's
     assert result.status == "finished" and result.labels == ["you", "hu"]
     assert sum(result.totals) == 0

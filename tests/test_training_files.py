@@ -7,15 +7,19 @@ import hashlib
 import importlib
 import io
 import json
+from dataclasses import asdict
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.cli import main as cli_main  # noqa: E402
-from vecgames.training import runs  # noqa: E402
+from vecgames.policies.checkpoint import load_network  # noqa: E402
+from vecgames.policies.nets import PolicyNet  # noqa: E402
+from vecgames.training import core, pg, runs  # noqa: E402
 from vecgames.training import zhajinhua as tz  # noqa: E402
 
 GAMES = ("zhajinhua", "holdem", "dayaoguai", "hanabi", "liars_dice")
@@ -24,12 +28,11 @@ TINY = {
     "zhajinhua": ["--players", "3", "--envs", "8", "--steps", "8", "--eval-games", "16"],
     "holdem": ["--players", "3", "--envs", "8", "--steps", "8", "--eval-games", "16"],
     "dayaoguai": ["--envs", "8", "--steps", "8", "--max-steps", "40", "--eval-games", "8",
-                  "--eval-envs", "8", "--hidden", "16"],
-    "hanabi": ["--envs", "8", "--steps", "8", "--hidden", "16", "--eval-games", "8",
-               "--eval-envs", "8"],
+                  "--hidden", "16"],
+    "hanabi": ["--envs", "8", "--steps", "8", "--hidden", "16", "--eval-games", "8"],
     "liars_dice": ["--envs", "8", "--learning-starts", "4", "--batch-size", "4",
                    "--buffer-size", "256", "--hidden", "16", "--eval-games", "16",
-                   "--eval-envs", "16", "--log-every", "0"],
+                   "--log-every", "0"],
 }
 FIRST = {"liars_dice": 8}  # iterations of the first run (liars_dice: enough for some updates)
 
@@ -78,8 +81,7 @@ def test_used_out_is_refused_overwritten_or_resumed(game, tmp_path, capsys):
 
     assert run(game, out, 1, "--overwrite") == 0
     assert runs.load_checkpoint(out / "final.pt")["iteration"] == 1
-    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == [
-        "iter_0000001.pt" if game == "liars_dice" else "iter_000001.pt"]
+    assert sorted(p.name for p in (out / "checkpoints").iterdir()) == ["iter_000001.pt"]
 
 
 def test_run_folder_errors_from_the_library(tmp_path):
@@ -89,7 +91,7 @@ def test_run_folder_errors_from_the_library(tmp_path):
     assert runs.check_run(cfg) is None
     (tmp_path / "run" / "final.pt").write_bytes(b"old")
     with pytest.raises(FileExistsError, match="--resume.*--overwrite"):
-        tz.train(cfg)
+        core.train(tz.TRAINER, cfg)
     assert (tmp_path / "run" / "final.pt").read_bytes() == b"old"
     assert not (tmp_path / "run" / "config.json").exists()
     cfg.resume = True
@@ -102,35 +104,36 @@ def test_run_folder_errors_from_the_library(tmp_path):
 
 
 def test_resume_restores_weights_optimizer_and_streams(tmp_path):
+    """What the loop saves and restores: weights, Adam's state, the sampling generator, the
+    global torch stream and the env streams (a resumed run deals its games from them)."""
     cfg = tz.Config(players=3, envs=8, steps=8, iterations=1, out=str(tmp_path), hidden=16)
     gen = torch.Generator().manual_seed(3)
-    collector = tz.Collector(cfg, torch.device("cpu"), gen)
-    net = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
-    opt = torch.optim.Adam(net.parameters(), lr=1e-3)
-    rollout, _ = collector.collect(net)
-    tz.update(net, opt, collector.batch(rollout), cfg, gen)
-    history = [{"iteration": 1, "kl": 0.5}]
-    tz.save_checkpoint(tmp_path / "c.pt", net, opt, cfg, 7,
-                       tz.run_state(gen, collector, history, 42, 1.5))
+    algo = pg.PolicyGradient(cfg, torch.device("cpu"), gen)
+    algo.iteration(1, 0.0)
+    runs.save_checkpoint(tmp_path / "c.pt", {
+        "model": algo.net.state_dict(), "optimizer": algo.opt.state_dict(),
+        "rng": runs.rng_state(gen), **algo.state()})
     draws = torch.rand(3, generator=gen)
     dealt = vecgames.make("zhajinhua", num_envs=8, seed=cfg.seed, num_players=3)
     dealt.reset()
-    dealt._rng[:] = collector.env._rng  # the games a resumed run deals: from the saved streams
+    dealt._rng[:] = algo.collector.env._rng  # the games a resumed run deals: the saved streams
     dealt.reset()
 
     gen2 = torch.Generator().manual_seed(99)
-    collector2 = tz.Collector(cfg, torch.device("cpu"), gen2)
-    net2 = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
-    opt2 = torch.optim.Adam(net2.parameters(), lr=1e-3)
+    algo2 = pg.PolicyGradient(cfg, torch.device("cpu"), gen2)
     ckpt = runs.load_checkpoint(tmp_path / "c.pt")
-    assert not torch.equal(collector2.obs, torch.from_numpy(dealt._obs))
-    assert tz.resume_state(ckpt, net2, opt2, gen2, collector2) == (7, history, 42, 1.5)
-    assert all(torch.equal(a, b) for a, b in zip(net.parameters(), net2.parameters(),
+    assert not torch.equal(algo2.collector.obs, torch.from_numpy(dealt._obs))
+    algo2.net.load_state_dict(ckpt["model"])
+    algo2.opt.load_state_dict(ckpt["optimizer"])
+    runs.restore_rng(ckpt, gen2)
+    algo2.restore(ckpt)
+    assert algo2.samples == algo.samples > 0
+    assert all(torch.equal(a, b) for a, b in zip(algo.net.parameters(), algo2.net.parameters(),
                                                  strict=True))
-    assert adam_step(ckpt) == float(opt2.state_dict()["state"][0]["step"]) > 0
+    assert adam_step(ckpt) == float(algo2.opt.state_dict()["state"][0]["step"]) > 0
     assert torch.equal(torch.rand(3, generator=gen2), draws)
-    assert (collector2.env._rng == dealt._rng).all()
-    assert torch.equal(collector2.obs, torch.from_numpy(dealt._obs))
+    assert (algo2.collector.env._rng == dealt._rng).all()
+    assert torch.equal(algo2.collector.obs, torch.from_numpy(dealt._obs))
 
 
 class Payload:
@@ -143,12 +146,15 @@ class Payload:
         return (Path.touch, (self.marker,))
 
 
-@pytest.mark.parametrize("loader", ["zhajinhua.load_policy", "holdem.load_policy",
-                                   "dayaoguai.load_policy", "hanabi.load_policy",
-                                   "liars_dice.load_agent"])
+LOADERS = {"load_player": vecgames.load_player, "load_network": load_network,
+           "load_checkpoint": runs.load_checkpoint}
+
+
+@pytest.mark.parametrize("loader", sorted(LOADERS))
 def test_checkpoint_with_code_is_refused(loader, tmp_path):
-    module, name = loader.split(".")
-    load = getattr(importlib.import_module(f"vecgames.training.{module}"), name)
+    """Every way a checkpoint is read refuses a pickle with code (before running it) and a
+    file of the earlier layout."""
+    load = LOADERS[loader]
     marker = tmp_path / "ran"
     evil = tmp_path / "evil.pt"
     torch.save({"format": runs.FORMAT, "model": Payload(marker)}, evil)
@@ -159,6 +165,16 @@ def test_checkpoint_with_code_is_refused(loader, tmp_path):
     torch.save({"model": {}, "config": {"hidden": 4}}, old)
     with pytest.raises(ValueError, match="not a checkpoint of this vecgames version"):
         load(old)
+
+
+def test_resume_from_a_checkpoint_with_code_is_a_usage_error(tmp_path, capsys):
+    out = tmp_path / "run"
+    out.mkdir()
+    marker = tmp_path / "ran"
+    torch.save({"format": runs.FORMAT, "model": Payload(marker)}, out / "final.pt")
+    assert run("zhajinhua", out, 1, "--resume") == 2
+    assert "refusing to load" in capsys.readouterr().err
+    assert not marker.exists() and not (out / "config.json").exists()
 
 
 def test_play_refuses_a_checkpoint_with_code(tmp_path, capsys):
@@ -173,16 +189,20 @@ def test_play_refuses_a_checkpoint_with_code(tmp_path, capsys):
 
 
 def test_checkpoint_round_trip(tmp_path):
-    net = tz.PolicyNet(10, 4, 8)
-    opt = torch.optim.Adam(net.parameters())
-    cfg = tz.Config(hidden=8, out=str(tmp_path))
-    tz.save_checkpoint(tmp_path / "a.pt", net, opt, cfg, 3, {"history": [{"x": 1.0}]})
+    """An atomic save (no .tmp left) that load_player reads back with the same weights."""
+    net = PolicyNet(256, 15, 8)
+    cfg = tz.Config(hidden=8, players=3, out=str(tmp_path))
+    runs.save_checkpoint(tmp_path / "a.pt", {
+        "model": net.state_dict(), "optimizer": torch.optim.Adam(net.parameters()).state_dict(),
+        "config": asdict(cfg), "game": "zhajinhua", "env_options": cfg.env_kwargs(),
+        "iteration": 3, "obs_dim": 256, "num_actions": 15, "history": [{"x": np.float32(1)}]})
     assert not (tmp_path / "a.pt.tmp").exists()
-    loaded = tz.load_policy(tmp_path / "a.pt")
+    loaded = vecgames.load_player(tmp_path / "a.pt").net
     pairs = zip(net.parameters(), loaded.parameters(), strict=True)
     assert all(torch.equal(a, b) for a, b in pairs)
     ckpt = torch.load(tmp_path / "a.pt", weights_only=True)
     assert ckpt["config"]["eval_opponents"] == ["random"] and ckpt["iteration"] == 3
+    assert ckpt["history"] == [{"x": 1.0}]  # numpy scalars saved as plain numbers
 
 
 class FakeTTY(io.StringIO):
@@ -200,18 +220,23 @@ def test_progress_bar_only_on_a_terminal():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_every_trainer_bar_follows_stderr(game, monkeypatch):
-    trainer = importlib.import_module(f"vecgames.training.{game}")
-    progress = getattr(trainer, "_progress", tz._progress)  # dayaoguai uses zhajinhua's
-    cfg = trainer.parse_config([])
-    for stream, shown in ((FakeTTY(), True), (io.StringIO(), False)):
+def test_every_trainer_shows_progress_unless_told_not_to(game):
+    trainer = importlib.import_module(f"vecgames.training.{game}").TRAINER
+    assert trainer.parse([], "p").progress
+    assert not trainer.parse(["--no-progress"], "p").progress
+
+
+def test_the_training_bar_follows_stderr(tmp_path, monkeypatch):
+    """The loop's bar is drawn on a terminal stderr, not on a piped one, not with
+    --no-progress."""
+    for name, stream, extra, shown in (("tty", FakeTTY(), [], True),
+                                       ("pipe", io.StringIO(), [], False),
+                                       ("off", FakeTTY(), ["--no-progress"], False)):
         monkeypatch.setattr("sys.stderr", stream)
-        bar = progress(cfg)
-        assert bar.disable is not shown
-        bar.close()
-    cfg.progress = False  # --no-progress wins over a terminal
-    monkeypatch.setattr("sys.stderr", FakeTTY())
-    assert progress(cfg).disable
+        trainer = importlib.import_module("vecgames.training.zhajinhua")
+        argv = [*TINY["zhajinhua"], "--iterations", "1", "--out", str(tmp_path / name), *extra]
+        assert trainer.main(argv) == 0
+        assert ("train zhajinhua" in stream.getvalue()) == shown, name
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -221,6 +246,9 @@ def test_help_lists_the_trainer_options(game, capsys):
     text = capsys.readouterr().out
     assert text.startswith(f"usage: python -m vecgames.training.{game} ")
     assert "--resume" in text and "--overwrite" in text and "--no-progress" in text
+    assert "--eval-envs" not in text and "--eval-opponents" in text
+    if game in ("zhajinhua", "holdem", "dayaoguai"):
+        assert all(f in text for f in ("--mix", "--league-every", "--algo", "--returns"))
     assert trainer.main(["--help"], prog=f"vecgames train {game}") == 0
     assert capsys.readouterr().out.startswith(f"usage: vecgames train {game} ")
     assert cli_main(["train", game, "--help"]) == 0

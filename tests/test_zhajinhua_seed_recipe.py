@@ -13,27 +13,34 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vecgames.policies.nets import PolicyNet  # noqa: E402
+from vecgames.training import evaluation  # noqa: E402
 from vecgames.training import zhajinhua as tz  # noqa: E402
 from vecgames.training import zhajinhua_seed as sr  # noqa: E402
 
 CPU = torch.device("cpu")
+PROG = "python -m vecgames.training.zhajinhua"
 
 
 def seed_config(tmp_path, *args: str) -> tz.Config:
-    return tz.parse_config(["--recipe", "seed", "--players", "3", "--envs", "8",
-                            "--hidden", "16", "--out", str(tmp_path / "run"), *args])
+    return tz.TRAINER.parse(["--recipe", "seed", "--players", "3", "--envs", "8",
+                             "--hidden", "16", "--out", str(tmp_path / "run"), *args], PROG)
 
 
-def test_recipe_defaults_and_refusals(tmp_path):
+def test_recipe_defaults_and_refusals(tmp_path, capsys):
+    """--recipe seed: self-play on the seed observation, no value or entropy term, its own
+    defaults; the default recipe's options are refused with it."""
     cfg = seed_config(tmp_path)
-    assert (cfg.recipe, cfg.env_options, cfg.random_opponents) == ("seed", {"obs": "seed"}, 0.0)
+    assert (cfg.recipe, cfg.env_options, cfg.mix) == ("seed", {"obs": "seed"}, "self=1")
     assert (cfg.entropy_coef, cfg.value_coef, cfg.lr, cfg.beta) == (0.0, 0.0, 0.03, 1.0)
-    assert tz.parse_config([]).recipe == "default"
-    assert tz.main(["--recipe", "seed", "--entropy-coef", "0.1"]) == 1
+    assert seed_config(tmp_path, "--lr", "0.5").lr == 0.5  # a given option wins
+    assert tz.TRAINER.parse([], PROG).recipe == "default"
+    for flag in ("--entropy-coef", "--mix", "--algo", "--returns"):
+        value = {"--mix": "random=1", "--algo": "ppo", "--returns": "lambda"}.get(flag, "0.1")
+        assert tz.main(["--recipe", "seed", flag, value, "--out", str(tmp_path / "x")]) == 2
+        assert flag in capsys.readouterr().err
     assert tz.main(["--recipe", "bogus"]) == 2
-    assert tz.main(["--eval-opponents", "random,shark"]) == 1
-    with pytest.raises(ValueError, match="recipe"):
-        tz.train(tz.Config(game="holdem", recipe="seed", iterations=1, out=str(tmp_path / "h")))
+    assert not (tmp_path / "x").exists()
 
 
 def test_collect_is_self_play_with_a_trajectory_per_seat(tmp_path):
@@ -41,7 +48,7 @@ def test_collect_is_self_play_with_a_trajectory_per_seat(tmp_path):
     game per env; the opener's first decision carries its whole game's chips."""
     cfg = seed_config(tmp_path)
     collector = sr.SeedCollector(cfg, CPU, torch.Generator().manual_seed(0))
-    net = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
+    net = PolicyNet(collector.obs_dim, collector.num_actions, 16)
     steps = []
     real_step = collector.bridge.step
 
@@ -52,7 +59,7 @@ def test_collect_is_self_play_with_a_trajectory_per_seat(tmp_path):
         return out
 
     collector.bridge.step = spy
-    batch, _ = collector.collect(net)
+    batch = collector.collect(net)
     assert (batch.games, batch.trajectories) == (8, 8 * 3)
     taken = [(a, m, c) for a, m, c, _, _ in steps]
     chosen = torch.cat([a[(a >= 0) & (m.sum(-1) > 1)] for a, m, _ in taken])
@@ -70,8 +77,8 @@ def test_update_is_a_gradient_step_then_a_kl_step(tmp_path):
     cfg = seed_config(tmp_path, "--lr", "0.01", "--beta", "2.0")
     collector = sr.SeedCollector(cfg, CPU, torch.Generator().manual_seed(1))
     torch.manual_seed(0)
-    net = tz.PolicyNet(collector.obs_dim, collector.num_actions, 16)
-    batch, _ = collector.collect(net)
+    net = PolicyNet(collector.obs_dim, collector.num_actions, 16)
+    batch = collector.collect(net)
     want = copy.deepcopy(net)
     stats = sr.seed_update(net, torch.optim.SGD(net.parameters(), lr=cfg.lr), batch, cfg)
     assert set(stats) == {"pg_loss", "kl", "samples", "games", "trajectories"}
@@ -97,7 +104,27 @@ def test_update_is_a_gradient_step_then_a_kl_step(tmp_path):
     assert stats["kl"] > 0
 
 
+def test_seed_recipe_iteration_is_collect_then_seed_update(tmp_path):
+    """The SeedRecipe algorithm: an SGD net at --lr, one whole-game batch and seed_update per
+    iteration; its state keeps the sample count and the env streams."""
+    cfg = seed_config(tmp_path)
+    torch.manual_seed(0)
+    algo = sr.SeedRecipe(cfg, CPU, torch.Generator().manual_seed(2))
+    assert isinstance(algo.opt, torch.optim.SGD) and algo.opt.param_groups[0]["lr"] == 0.03
+    want = copy.deepcopy(algo.net)
+    collector = sr.SeedCollector(cfg, CPU, torch.Generator().manual_seed(2))
+    batch = collector.collect(want)
+    sr.seed_update(want, torch.optim.SGD(want.parameters(), lr=cfg.lr), batch, cfg)
+    stats = algo.iteration(1, 0.0)
+    assert stats["samples"] == len(batch) == algo.samples > 0
+    for got, ref in zip(algo.net.parameters(), want.parameters(), strict=True):
+        torch.testing.assert_close(got, ref)
+    state = algo.state()
+    assert state["samples"] == len(batch) and state["env_streams"].shape == (cfg.envs,)
+
+
 def test_tiny_seed_run_leaves_the_value_head_alone(tmp_path):
+    """A tiny run: no value term, so the value head keeps its initial weights."""
     out = tmp_path / "run"
     assert tz.main(["--recipe", "seed", "--players", "3", "--envs", "8", "--hidden", "16",
                     "--iterations", "2", "--eval-games", "60", "--eval-opponents",
@@ -106,15 +133,14 @@ def test_tiny_seed_run_leaves_the_value_head_alone(tmp_path):
     assert record["config"]["recipe"] == "seed" and set(record["evals"]) == {"random",
                                                                                "heuristic"}
     ckpt = torch.load(out / "final.pt", weights_only=True)
+    assert ckpt["env_options"] == {"num_players": 3, "obs": "seed"}
     torch.manual_seed(3)
-    fresh = tz.PolicyNet(ckpt["obs_dim"], 15, 16)
+    fresh = PolicyNet(ckpt["obs_dim"], 15, 16)
     assert ckpt["obs_dim"] == 4070
     assert torch.equal(ckpt["model"]["v.weight"], fresh.v.weight)  # no value term
     assert not torch.equal(ckpt["model"]["pi.weight"], fresh.pi.weight)
 
 
-def test_heuristic_opponents_beat_a_random_seat(tmp_path):
-    cfg = tz.Config(players=4, eval_games=2000, eval_envs=500, out=str(tmp_path))
-    rec = tz.evaluate(tz.PolicyNet(256, 15, 16), cfg, CPU, policy="random",
-                      opponents="heuristic")
+def test_heuristic_opponents_beat_a_random_seat():
+    rec = evaluation.field_score("zhajinhua", "random", "heuristic", 2000, 1, {"num_players": 4})
     assert rec["games"] == 2000 and rec["ci95_high"] < 0

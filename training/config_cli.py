@@ -2,14 +2,16 @@
 
 Each field becomes ``--field-name`` typed and defaulted from the field (``bool``: a switch;
 ``X | None``: an ``X`` or nothing; ``tuple[str, ...]``: a comma list). Help comes from the
-trainer's ``help`` table, else from ``COMMON_HELP``. The run flags (``--resume``,
-``--overwrite``, ``--no-progress``) and the Ray worker flags (``--workers``, ``--address``)
-are the same for every trainer. ``device`` left out means CUDA when there is one.
-"""
+trainer's ``help`` table, else from the comment on the field's line in its class. The run
+flags (``--resume``, ``--overwrite``, ``--no-progress``) and the Ray worker flags
+(``--workers``, ``--address``) are the same for every trainer. ``device`` left out means
+CUDA when there is one."""
 
 from __future__ import annotations
 
 import argparse
+import inspect
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import MISSING, fields
 from typing import Any
@@ -17,34 +19,22 @@ from typing import Any
 from . import runs
 from .ray_rollouts import add_worker_arguments, check_worker_arguments
 
-# Fields every trainer shares, and their help.
-COMMON_HELP: dict[str, str] = {
-    "players": "seats per table",
-    "envs": "parallel tables",
-    "steps": "env steps per iteration",
-    "iterations": "training iterations (the budget; see the trainer's default)",
-    "minutes": "training time budget in minutes (excludes the final evaluation)",
-    "seed": "seeds torch, the env streams and every draw of the run",
-    "out": "output directory",
-    "device": "'cuda' if available, else 'cpu'",
-    "hidden": "MLP width",
-    "lr": "Adam learning rate",
-    "epochs": "passes over each rollout",
-    "minibatches": "minibatches per pass",
-    "beta": "KL(pi_old||pi_new) penalty",
-    "value_coef": "weight of the value loss",
-    "entropy_coef": "weight of the entropy bonus",
-    "eval_games": "final evaluation games per opponent",
-    "eval_envs": "parallel evaluation tables",
-    "eval_greedy": "evaluate the argmax action instead of sampling the policy",
-    "checkpoint_every": "iterations between checkpoints (0: final only)",
-    "torch_threads": "torch CPU threads (0: torch's default); the env has its own",
-    "env_threads": "Numba threads of the env kernels (0: all cores)",
-}
 # Fields with flags of their own (runs.add_run_arguments, add_worker_arguments) or none.
 OWN_FLAGS = frozenset({"progress", "resume", "overwrite", "workers", "ray_address", "game",
                        "env_options"})
 _TYPES: dict[str, Callable[[str], Any]] = {"int": int, "float": float, "str": str}
+
+
+def field_comments(config: type) -> dict[str, str]:
+    """``{field: the comment on its line}`` of ``config`` and its bases (subclasses win)."""
+    found: dict[str, str] = {}
+    for cls in reversed(config.__mro__[:-1]):
+        try:
+            source = inspect.getsource(cls)
+        except (OSError, TypeError):  # no source shipped: the flags go without help
+            continue
+        found.update(re.findall(r"^    (\w+):[^#\n]*#\s*(.+)$", source, re.M))
+    return found
 
 
 def _kind(annotation: Any) -> tuple[str, bool]:
@@ -68,16 +58,16 @@ def comma_list(text: str) -> tuple[str, ...]:
 def build_parser(config: type, prog: str, description: str,
                  help: Mapping[str, str] | None = None, skip: Sequence[str] = (),
                  choices: Mapping[str, Sequence[str]] | None = None) -> argparse.ArgumentParser:
-    """The parser of ``config``'s fields (but ``skip``), help from ``help``/``COMMON_HELP``,
-    ``choices`` per field where a flag takes one of a few words."""
-    help, choices = dict(help or {}), dict(choices or {})
+    """The parser of ``config``'s fields (but ``skip``), help from ``help`` or the fields'
+    comments, ``choices`` per field where a flag takes one of a few words."""
+    help, choices = {**field_comments(config), **(help or {})}, dict(choices or {})
     p = argparse.ArgumentParser(prog=prog, allow_abbrev=False, description=description)
     by_name = {f.name: f for f in fields(config)}
     for f in by_name.values():
         if f.name in OWN_FLAGS or f.name in skip:
             continue
         flag = "--" + f.name.replace("_", "-")
-        text = help.get(f.name, COMMON_HELP.get(f.name, ""))
+        text = help.get(f.name, "")
         default = _default(f)
         kind, optional = _kind(f.type)
         if kind == "bool":
@@ -118,8 +108,13 @@ def parse_config(config: type, parser: argparse.ArgumentParser, argv: Sequence[s
 
         values["device"] = "cuda" if torch.cuda.is_available() else "cpu"
     cfg = config(**values, progress=not a.no_progress, resume=a.resume, overwrite=a.overwrite)
-    if checks is not None:
-        checks(cfg)
+    try:
+        if checks is not None:
+            checks(cfg)
+    except SystemExit as exc:  # a check's message is a usage error: prog: error: ..., exit 2
+        if not isinstance(exc.code, str):
+            raise
+        parser.error(exc.code)
     return cfg
 
 
@@ -136,6 +131,23 @@ def at_least(cfg: Any, minimum: int, *names: str) -> None:
             raise SystemExit(f"--{name.replace('_', '-')} must be >= {minimum}")
 
 
+def check_players(game: str, names: Sequence[str], flag: str, skip: Sequence[str] = ()) -> None:
+    """SystemExit naming the first of ``names`` (but ``skip``) that is not a player of
+    ``game`` who can sit at a table of many games (a person cannot)."""
+    from vecgames.policies.protocol import resolve_player
+
+    if not names or "" in names:
+        raise SystemExit(f"--{flag}: a comma-separated list of players, got {','.join(names)!r}")
+    for name in names:
+        try:
+            if name == "human":
+                raise ValueError("a person cannot sit at every table")
+            if name not in skip:
+                resolve_player(game, name)
+        except (TypeError, ValueError) as exc:
+            raise SystemExit(f"--{flag}: {exc}") from None
+
+
 def budget_checks(cfg: Any) -> None:
     """``--iterations`` >= 1, ``--minutes`` > 0: what every trainer requires."""
     at_least(cfg, 1, "iterations")
@@ -143,5 +155,5 @@ def budget_checks(cfg: Any) -> None:
         raise SystemExit("--minutes must be > 0")
 
 
-__all__ = ["COMMON_HELP", "at_least", "budget_checks", "build_parser", "comma_list",
+__all__ = ["at_least", "budget_checks", "build_parser", "comma_list",
            "given_flags", "parse_config"]

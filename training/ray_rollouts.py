@@ -1,20 +1,8 @@
-"""Rollout workers on a Ray cluster for the trainers.
-
-Each worker is a Ray actor holding its own slice of the envs (global env indices
-``w * envs_per_worker ...``, so together they are the one-machine batch) and a CPU copy of the
-policy. Every iteration the learner publishes its weights once (``ray.put``), each actor loads
-them, plays ``steps`` steps through its torch bridge and returns its rollout; the learner joins
-the rollouts along the env axis on its own device (the GPU when there is one).
-
-A trainer plugs in with two picklable callables (module-level functions or ``partial``\\s of
-them): ``make_collector(worker)`` -> an object with ``collect(net) -> (rollout, extras)``
-where ``rollout`` is a dataclass of ``[T, B, ...]`` tensors, and ``make_net()`` -> the policy
-module. ``RayCollector`` does that wiring for a trainer config (``envs``, ``workers``,
-``hidden``, ``seed``, ``ray_address``), and ``add_worker_arguments`` /
-``check_worker_arguments`` give every trainer the same ``--workers`` / ``--address`` flags.
-A worker that dies fails the iteration with Ray's error (its envs' running games cannot be
-rebuilt elsewhere); restart from the last checkpoint.
-"""
+"""Rollout workers on a Ray cluster: each actor holds a slice of the envs (global indices
+``w * envs_per_worker ..``, together the one-machine batch) and a CPU copy of the policy,
+loads the learner's weights every iteration and returns its rollout; the learner joins them
+on its device. ``make_collector(worker)`` and ``make_net()`` must be picklable. A worker that
+dies fails the iteration (restart from the last checkpoint)."""
 
 from __future__ import annotations
 
@@ -29,7 +17,8 @@ from vecgames.core.validation import check_int
 from vecgames.distributed import connect
 from vecgames.torch_bridge import import_torch
 
-torch = import_torch()
+import_torch()  # without torch: an ImportError naming the train extra
+import torch  # noqa: E402
 
 
 def concat_rollouts(parts: Sequence[Any], device: torch.device) -> Any:

@@ -1,16 +1,11 @@
-"""What every trainer shares about its run folder: refusing to overwrite a run, ``--resume`` /
-``--overwrite``, checkpoints that load without running code, and the progress bar.
-
-A checkpoint is a ``torch.save`` of a dict holding only tensors and plain data (dict, list,
-tuple, str, int, float, bool, None). It is read back with ``torch.load(weights_only=True)``,
-whose unpickler refuses every other object, so a crafted file cannot run code when loaded.
-"""
+"""The run folder (refusing a used ``--out``, ``--resume``, ``--overwrite``), checkpoints that
+load without running code (tensors and plain data only, read with ``weights_only=True``),
+seeding and the progress bar."""
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -24,7 +19,8 @@ from vecgames.core.simulation import is_terminal
 from vecgames.policies.checkpoint import FORMAT, load_checkpoint
 from vecgames.torch_bridge import import_torch, resolve_device
 
-torch = import_torch()
+import_torch()  # without torch: an ImportError naming the train extra
+import torch  # noqa: E402
 
 CHECKPOINTS = "checkpoints"
 # Everything a trainer writes into its --out folder (--overwrite deletes exactly these).
@@ -34,8 +30,8 @@ RUN_FILES = ("config.json", "final.pt", "history.json", "learning_curve.png", "e
 # Every other field shapes the network, the envs or the update and must match the checkpoint.
 RESUMABLE = frozenset({
     "iterations", "minutes", "out", "device", "progress", "resume", "overwrite", "eval_games",
-    "eval_envs", "eval_greedy", "eval_threshold", "eval_opponents", "checkpoint_every",
-    "torch_threads", "env_threads", "workers", "ray_address", "log_every", "curve_games"})
+    "eval_greedy", "eval_threshold", "eval_opponents", "checkpoint_every", "torch_threads",
+    "env_threads", "workers", "ray_address", "log_every"})
 
 
 # -- the run folder ------------------------------------------------------------------------
@@ -233,39 +229,3 @@ def start_run(cfg: Any) -> tuple[torch.device, torch.Generator, Path, dict[str, 
     torch.manual_seed(cfg.seed)
     gen = torch.Generator(device=device).manual_seed(cfg.seed)
     return device, gen, out, ckpt
-
-
-def run_state(gen: torch.Generator, collector: Any, history: list[dict[str, Any]],
-              samples: int, seconds: float) -> dict[str, Any]:
-    """What a checkpoint keeps beyond the weights so that ``--resume`` can continue."""
-    state = {"rng": rng_state(gen), "history": history, "samples": samples,
-             "seconds": seconds}
-    if hasattr(collector, "bridge"):  # Ray workers keep their envs to themselves
-        state["env_streams"] = env_streams(collector.env)
-    return state
-
-
-def resume_state(ckpt: dict[str, Any] | None, net: Any, opt: torch.optim.Optimizer,
-                 gen: torch.Generator, collector: Any
-                 ) -> tuple[int, list[dict[str, Any]], int, float]:
-    """Load a checkpoint into a new run's objects; returns (iteration, history, samples,
-    training seconds) to continue from (zeros without a checkpoint)."""
-    if ckpt is None:
-        return 0, [], 0, 0.0
-    net.load_state_dict(ckpt["model"])
-    opt.load_state_dict(ckpt["optimizer"])
-    restore_rng(ckpt, gen)
-    if hasattr(collector, "restart"):
-        collector.restart(ckpt.get("env_streams"))
-    return (int(ckpt["iteration"]), list(ckpt["history"]), int(ckpt["samples"]),
-            float(ckpt["seconds"]))
-
-
-def mean_ci(values: np.ndarray) -> dict[str, float]:
-    """Mean and its 95% normal-approximation confidence interval."""
-    values = np.asarray(values, dtype=np.float64)
-    n = values.size
-    mean = float(values.mean()) if n else float("nan")
-    se = float(values.std(ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
-    return {"games": int(n), "mean": mean, "std_err": se,
-            "ci95_low": mean - 1.96 * se, "ci95_high": mean + 1.96 * se}

@@ -1,23 +1,10 @@
-"""Zha Jin Hua's seed recipe (``--recipe seed``): the policy gradient of seed 003, as written.
-
-Each iteration, with pi_old the policy that starts it:
-
-1. Every env plays one whole game with pi_old at **every** seat (self-play), so an iteration
-   is M = ``envs`` games and M * P trajectories: one per seat of each game (the seed's
-   "每玩一局实际上得到了6个样本"). Envs whose game ended wait (``VecEnv.WAIT``) until the last
-   game of the batch ends, so no game mixes two policies.
-2. A(a_i, s_i) = the seat's chips from decision i to the end of its game: its game result R
-   less what it had already paid, which no later action changes (the seed leaves A undefined
-   and argues against a learned value, so there is no baseline and no normalisation).
-3. theta_new = theta_old + alpha * sum_k sum_i grad log pi(a_i | s_i) A_i / (M * P):
-   one plain gradient step (``--lr`` is alpha).
-4. theta_new -= beta * grad KL(pi_old(.|s_i) || pi_theta(.|s_i)) at theta_new, summed over the
-   decisions and divided by M * P like the step above (``--beta``).
-
-No value term and no entropy term. Decisions with one legal action (a seen player's look
-phase) have log pi = 0 and KL = 0: they add nothing to either step and are left out.
-The policy sees the seed's observation (``obs="seed"``, c1..c12).
-"""
+"""Zha Jin Hua's seed recipe (``--recipe seed``): seed 003's policy gradient, as written.
+Per iteration, pi_old the policy that starts it: (1) every env plays one whole self-play game
+with pi_old (envs whose game ended wait), M = ``envs`` games, M * P trajectories; (2)
+A(a_i, s_i) = the seat's chips from decision i to the game's end (no baseline); (3) one plain
+gradient step of sum grad log pi(a_i|s_i) A_i / (M P) (``--lr``); (4) a step of -``beta`` grad
+KL(pi_old || pi) at the new weights, also / (M P). No value or entropy term; forced decisions
+are left out; the policy sees the seed's observation (``obs="seed"``)."""
 
 from __future__ import annotations
 
@@ -25,11 +12,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import vecgames
+from vecgames.policies.nets import PolicyNet
 from vecgames.torch_bridge import TorchBridge, import_torch
 
-from . import runs
+from . import core, runs
+from .pg import masked_kl_entropy, sample_actions
 
-torch = import_torch()
+import_torch()  # without torch: an ImportError naming the train extra
+import torch  # noqa: E402
 
 ENV_OPTIONS = {"obs": "seed"}
 # Defaults of the recipe where the default recipe's would not fit (the seed gives no numbers).
@@ -59,7 +49,7 @@ class SeedCollector:
     def __init__(self, cfg: Any, device: Any, generator: Any):
         self.cfg, self.device, self.gen = cfg, device, generator
         self.num_envs = cfg.envs
-        self.env = vecgames.make(cfg.game, num_envs=cfg.envs, seed=cfg.seed,
+        self.env: Any = vecgames.make(cfg.game, num_envs=cfg.envs, seed=cfg.seed,
                                  num_players=cfg.players, **cfg.env_options)
         self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
         self.bridge = TorchBridge(self.env, device)
@@ -71,10 +61,8 @@ class SeedCollector:
         self.mask, self.cur = info["action_mask"], info["current_player"]
 
     @torch.no_grad()
-    def collect(self, net: Any) -> tuple[SeedBatch, list[float]]:
+    def collect(self, net: Any) -> SeedBatch:
         """Every env's next game, played to its end by ``net`` at every seat."""
-        from .zhajinhua import sample_actions  # the default recipe's module imports this one
-
         b, players = self.num_envs, self.env.num_players
         envs = torch.arange(b, device=self.device)
         playing = torch.ones(b, dtype=torch.bool, device=self.device)
@@ -99,19 +87,13 @@ class SeedCollector:
         to_go = torch.flip(torch.cumsum(torch.flip(torch.stack(rewards), [0]), 0), [0])
         ret = torch.cat([to_go[t, s[3], s[4]] for t, s in enumerate(steps)])
         obs, mask, action, env, seat = (torch.cat([s[k] for s in steps]) for k in range(5))
-        batch = SeedBatch(obs, mask, action, ret, env, seat, trajectories=b * players, games=b)
-        return batch, []
-
-    def batch(self, collected: SeedBatch) -> SeedBatch:
-        return collected
+        return SeedBatch(obs, mask, action, ret, env, seat, trajectories=b * players, games=b)
 
 
 def seed_update(net: Any, opt: Any, batch: SeedBatch, cfg: Any,
                 generator: Any = None) -> dict[str, float]:
     """Steps 3 and 4 above: the plain policy-gradient step (``opt``: SGD, lr alpha), then
     the KL step of size ``cfg.beta``. Returns the two loss pieces (nothing else is used)."""
-    from .zhajinhua import masked_kl_entropy
-
     params = list(net.parameters())
     with torch.no_grad():
         logp_old = torch.log_softmax(net(batch.obs, batch.mask)[0], -1)
@@ -132,3 +114,21 @@ def seed_update(net: Any, opt: Any, batch: SeedBatch, cfg: Any,
     opt.zero_grad(set_to_none=True)
     return {"pg_loss": float(pg.detach()), "kl": float(kl.detach()), "samples": len(batch),
             "games": batch.games, "trajectories": batch.trajectories}
+
+
+class SeedRecipe(core.RolloutAlgorithm):
+    """The algorithm object of ``core.train`` for ``--recipe seed`` (SGD: the plain step)."""
+
+    def __init__(self, cfg: Any, device: Any, generator: Any):
+        self.cfg = cfg
+        self.collector = SeedCollector(cfg, device, generator)
+        self.obs_dim, self.num_actions = self.collector.obs_dim, self.collector.num_actions
+        self.net = PolicyNet(self.obs_dim, self.num_actions, cfg.hidden).to(device)
+        self.opt = torch.optim.SGD(self.net.parameters(), lr=cfg.lr)
+        self.samples = 0
+
+    def iteration(self, it: int, frac: float) -> dict[str, Any]:
+        stats = seed_update(self.net, self.opt, self.collector.collect(self.net), self.cfg)
+        self.samples += int(stats["samples"])
+        return stats
+
