@@ -241,3 +241,21 @@ def test_the_arena_page_fills_in(server, page, shots):
     page.screenshot(path=str(shots / "arena_zhajinhua.png"), full_page=True)
     page.locator("#arena-games a").first.click()
     page.wait_for_selector("#replay")
+
+
+def test_the_lobby_sends_the_players_and_rules_chosen(server, page):
+    """Players picked stay picked when the table size changes (the change event of a typed
+    number comes on blur); a rule option whose default is None takes a number."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.select_option("#game-select", "zhajinhua")
+    page.select_option('#lobby [name="seat-1"]', "random")
+    page.fill('#lobby [name="num_players"]', "3")
+    page.fill('#lobby [name="first_player"]', "2")  # blurs num_players: its change event
+    page.select_option('#lobby [name="seat-2"]', "percentile")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    record = server_json(base, f"/api/sessions/{sid}")
+    assert record["labels"] == ["you", "random", "percentile"]
+    assert page.inner_text("#error") == ""

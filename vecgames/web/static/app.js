@@ -105,10 +105,13 @@ function hanabiCard(slot) {
   const color = c ? HANABI_COLORS[c.color] : (k.color ? HANABI_COLORS[k.color] : "#777");
   const face = c ? `${c.rank}` : (k.rank ? `${k.rank}` : "?");
   const hint = `${k.color || "?"}${k.rank || "?"}`;
-  return h("div", { class: `hcard ${c ? "" : "hidden"}`, style: `--c:${color}`,
-                    "data-card": c ? c.card : null, title: c ? `${c.color}${c.rank}` : "your card" },
-           h("span", { class: "hrank" }, face),
-           h("span", { class: "hint", title: "what its holder knows" }, hint));
+  const slotNo = slot.slot === undefined ? "" : h("span", { class: "slot-no", title: "slot" }, slot.slot);
+  return h("div", { class: "hslot" }, slotNo,
+           h("div", { class: `hcard ${c ? "" : "hidden"}`, style: `--c:${color}`,
+                      "data-card": c ? c.card : null, "data-slot": slot.slot,
+                      title: c ? `${c.color}${c.rank}` : "your card" },
+             h("span", { class: "hrank" }, face),
+             h("span", { class: "hint", title: "what its holder knows" }, hint)));
 }
 
 // ------------------------------------------------------------------ tables per game
@@ -337,7 +340,8 @@ function readOptions(form, game) {
     let v;
     if (typeof def === "boolean") v = el.checked;
     else if (typeof def === "number") v = Number(el.value);
-    else v = el.value === "" ? null : el.value;
+    else if (el.value === "") v = null;
+    else v = /^-?\d+$/.test(el.value.trim()) ? Number(el.value) : el.value;  // e.g. first_player
     if (v !== def) out[name] = v;
   }
   return out;
@@ -362,13 +366,19 @@ async function lobby(watch) {
     const opts = h("fieldset", { class: "options" }, h("legend", {}, "Rules"),
       Object.entries(game.options).map(([k, v]) => h("label", {}, `${k} `, optionInput(k, v))));
     const seats = h("fieldset", { class: "seats" }, h("legend", {}, watch ? "Players" : "Opponents"));
+    let drawn = null;  // the table size and your seat the seat list was drawn for
     const drawSeats = () => {
       const n = Number(form.querySelector('[name="num_players"]').value);
       const yourSeat = watch ? null : Number(form.querySelector('[name="seat"]').value || 0);
+      if (drawn === `${n}/${yourSeat}`) return;  // a change event that changed neither
+      drawn = `${n}/${yourSeat}`;
+      const chosen = {};  // keep the players already picked for the seats that stay
+      for (const el of seats.querySelectorAll("select.player")) chosen[el.name] = el.value;
       seats.replaceChildren(h("legend", {}, watch ? "Players" : "Opponents"));
       for (let p = 0; p < n; p++) {
         if (p === yourSeat) { seats.append(h("div", {}, `seat ${p}: you`)); continue; }
-        seats.append(h("label", {}, `seat ${p} `, playerSelect(game, `seat-${p}`, game.default)));
+        seats.append(h("label", {}, `seat ${p} `,
+                       playerSelect(game, `seat-${p}`, chosen[`seat-${p}`] || game.default)));
       }
     };
     const extra = h("fieldset", {}, h("legend", {}, "Match"),
@@ -444,12 +454,12 @@ async function replayView(id) {
     main.replaceChildren(h("section", { id: "replay", "data-step": k, "data-steps": doc.frames.length - 1 },
       h("h2", {}, `Replay: ${doc.title}`, h("small", {}, ` · ${doc.players.join(" | ")} · deal ${doc.deal}`)),
       h("div", { class: "controls" },
-        h("button", { id: "first", onclick: () => { k = 0; draw(); } }, "⏮"),
+        h("button", { id: "first", onclick: () => { k = 0; draw(); } }, "|◀ first"),
         h("button", { id: "back", disabled: k === 0, onclick: () => { k -= 1; draw(); } }, "◀ Back"),
         h("span", { id: "position" }, `move ${k} / ${doc.frames.length - 1}`),
         h("button", { id: "forward", disabled: k === doc.frames.length - 1,
                       onclick: () => { k += 1; draw(); } }, "Forward ▶"),
-        h("button", { id: "last", onclick: () => { k = doc.frames.length - 1; draw(); } }, "⏭"),
+        h("button", { id: "last", onclick: () => { k = doc.frames.length - 1; draw(); } }, "last ▶|"),
         h("label", {}, h("input", { type: "checkbox", id: "reveal", checked: reveal,
           onchange: async (e) => {
             reveal = e.target.checked;
