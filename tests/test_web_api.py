@@ -585,6 +585,65 @@ def test_a_replay_ends_on_the_final_table(api, arena_replays):
                     assert ends[-1]["table"]["board"] == ends[-2]["table"]["board"]
 
 
+# ---------------------------------------------------------------- review: a real checkpoint
+
+
+def test_a_trained_checkpoint_given_at_start_plays_a_whole_match(tmp_path, monkeypatch):
+    """A real (tiny) trained checkpoint through ``vecgames serve --checkpoint``: offered by
+    name for its game only, seated at its table size, a whole match played over HTTP; its
+    path in a request is refused."""
+    pytest.importorskip("torch")
+    import uvicorn
+
+    from vecgames import cli
+    from vecgames.training import zhajinhua
+
+    out = tmp_path / "run"
+    zhajinhua.main(["--iterations", "1", "--envs", "16", "--steps", "8", "--hidden", "16",
+                    "--eval-games", "12", "--out", str(out), "--no-progress"])
+    checkpoint = next(out.glob("*.pt"))
+    served = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: served.append(app))
+    assert cli.main(["serve", "--port", "8124", "--checkpoint", str(checkpoint)]) == 0
+    client = Api(served[0])
+    try:
+        listed = {g["name"]: g for g in client.ok("GET", "/api/games")["games"]}
+        (name,) = listed["zhajinhua"]["checkpoints"]
+        assert all(not g["checkpoints"] for n, g in listed.items() if n != "zhajinhua")
+        for spec in (str(checkpoint), str(checkpoint.relative_to(tmp_path)),
+                     f"../{checkpoint.name}", checkpoint.name):
+            if spec == name:
+                continue
+            res = client.call("POST", "/api/sessions", {"game": "zhajinhua", "opponents": [spec]})
+            assert res.status_code == 400 and "--checkpoint" in res.json()["error"], spec
+        msg = client.ok("POST", "/api/sessions", {"game": "zhajinhua", "opponents": [name],
+                                                  "seat": 1, "seed": 9, "games": 3})
+        session = client.session(msg["id"])
+        n = session.num_players
+        assert msg["labels"] == [name if p != 1 else "you" for p in range(n)]
+        rng = random.Random(3)
+        moved_by_checkpoint = 0
+        while msg["status"] != "finished":
+            check_message("zhajinhua", msg, session, 1)
+            if msg["status"] == "over":
+                msg = client.ok("POST", f"/api/sessions/{msg['id']}/next")
+                continue
+            before = len(msg["log"])
+            msg = client.ok("POST", f"/api/sessions/{msg['id']}/action",
+                            {"action": rng.choice(msg["moves"])["action"]})
+            moved_by_checkpoint += sum(line["seat"] not in (None, 1)
+                                       for line in msg["log"][before:])
+        assert len(msg["results"]) == 3 and moved_by_checkpoint > 0
+        assert np.allclose(np.sum(msg["results"], axis=0), msg["score"])
+        assert abs(sum(msg["score"])) < 1e-6  # zero-sum chips
+        watch = client.ok("POST", "/api/sessions", {"game": "zhajinhua", "seat": None,
+                                                    "opponents": [name], "seed": 2})
+        while watch["status"] != "finished":
+            watch = client.ok("POST", f"/api/sessions/{watch['id']}/step")
+    finally:
+        client.close()
+
+
 def test_a_replay_ended_by_a_fold_shows_no_card_it_did_not_deal(api):
     from vecgames.arena.replay import record_game
 
