@@ -657,3 +657,20 @@ def test_a_replay_ended_by_a_fold_shows_no_card_it_did_not_deal(api):
         assert "folded" in frames[-1]["lines"][-1]
         assert frames[-1]["table"]["board"] == frames[-2]["table"]["board"]
         assert len(frames[-1]["table"]["board"]) < 5
+
+
+def test_a_replay_with_random_draws_plays_back(api):
+    """A ``random`` seat draws from the game's stream, from which Hanabi draws its next cards:
+    the replay's ``draws`` put the stream back, so it plays back to its record."""
+    import vecgames
+    from vecgames.arena.replay import arena_replay
+
+    result = vecgames.arena("hanabi", ["rules", "random"], 2, seed=5)
+    for row in range(len(result.matches)):
+        replay = arena_replay(result, ["rules", "random"], row)
+        doc = api.ok("POST", "/api/replays", replay)
+        frames = api.ok("GET", f"/api/replays/{doc['id']}")["frames"]
+        assert len(frames) == len(replay["actions"]) + 1 and frames[-1]["done"]
+    assert "draws" in replay
+    bad = {**replay, "draws": [[len(replay["actions"]), 1]]}
+    assert api.call("POST", "/api/replays", bad).status_code == 400

@@ -622,9 +622,25 @@ def _add_arena(p: argparse.ArgumentParser) -> None:
     p.add_argument("--csv", metavar="DIR", help="write every table as DIR/<table>.csv "
                                                 "(matches.csv: one row per game)")
     p.add_argument("--markdown", action="store_true", help="print the tables as markdown")
+    p.add_argument("--replays", metavar="DIR",
+                   help="write the first game of every seat assignment as a replay file, "
+                        "DIR/<n>_<seats>.json (vecgames serve --replays DIR plays them back)")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="any rule option of the game, e.g. --rule num_players=2 (repeatable)")
     _add_backend(p)
+
+
+def _write_replays(result: Any, players: list[str], folder: Any) -> None:
+    """The first game of each seat assignment of ``result`` as a replay file in ``folder``."""
+    import re
+
+    from .arena.replay import arena_replay, save_replay
+
+    firsts = result.matches.reset_index(drop=True).groupby("assignment", observed=True).head(1)
+    for n, (row, assignment) in enumerate(zip(firsts.index, firsts["assignment"], strict=True)):
+        name = re.sub(r"[^A-Za-z0-9_.-]+", "-", str(assignment)).strip("-")[:80]
+        save_replay(arena_replay(result, players, int(row)), folder / f"{n:03d}_{name}.json")
+    print(f"wrote {len(firsts)} replays to {folder}")
 
 
 def _arena(args: argparse.Namespace) -> int:
@@ -636,7 +652,8 @@ def _arena(args: argparse.Namespace) -> int:
         except ImportError:
             raise CLIError('argument --plot: needs matplotlib: pip install -e ".[report]"'
                            ) from None
-    csv_dir = _csv_folder(args.csv)
+    csv_dir = _csv_folder(args.csv, "--csv")
+    replay_dir = _csv_folder(args.replays, "--replays")
     options = _add_rules(args.game, args.rule, {})
     ray_options = _ray_options(args)
     if not ray_options:
@@ -659,6 +676,8 @@ def _arena(args: argparse.Namespace) -> int:
         for name, table in tables.items():
             table.to_csv(csv_dir / f"{name}.csv", index=False)
         print(f"wrote {csv_dir}{os.sep}{{{','.join(tables)}}}.csv")
+    if replay_dir is not None:
+        _write_replays(result, players, replay_dir)
     if args.plot:
         from vecgames.analysis.arena_plot import plot_arena
 
@@ -669,17 +688,17 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _csv_folder(path: str | None) -> Any:
-    """The --csv folder (created if missing; its parent must exist), checked before a run."""
+def _csv_folder(path: str | None, flag: str = "--csv") -> Any:
+    """An output folder (created if missing; its parent must exist), checked before a run."""
     if path is None:
         return None
     from pathlib import Path
 
     folder = Path(path).expanduser()
     if folder.exists() and not folder.is_dir():
-        raise CLIError(f"argument --csv: {path!r} is a file; give a folder")
+        raise CLIError(f"argument {flag}: {path!r} is a file; give a folder")
     if not folder.parent.is_dir():
-        raise CLIError(f"argument --csv: the folder {str(folder.parent)!r} does not exist")
+        raise CLIError(f"argument {flag}: the folder {str(folder.parent)!r} does not exist")
     folder.mkdir(exist_ok=True)
     return folder
 

@@ -3,10 +3,13 @@
 A game of the arena depends on (seed, deal) and its players only, so a replay stores those and
 the actions, not the states: ``{"format": "vecgames-replay", "version": 1, "game", "options"
 (the env's keywords), "seed", "deal", "players" (seat labels), "actions" (action ids; a Hold'em
-built-in's exact bet as ``[kind, raise_to]``), "rewards" (per seat, summed over the game)}``,
-a few hundred bytes. :func:`replay_env` deals the game again and :func:`apply_action` plays
-each recorded action through the env's illegal-action contract, so a replay that does not
-match its game is refused, never shown wrong.
+built-in's exact bet as ``[kind, raise_to]``), "rewards" (per seat, summed over the game),
+"draws" (optional: ``[move, stream]`` where a player drew from the game's random stream
+before that move, e.g. ``random``: the stream as it left it, since the game draws its later
+cards and dice from the same stream)}``, a few hundred bytes. :func:`replay_env` deals the
+game again and :func:`apply_action` plays each recorded action through the env's
+illegal-action contract, so a replay that does not match its game is refused, never shown
+wrong.
 
     result = vecgames.arena("holdem", ["strength", "call"], 100, num_players=2)
     replay = arena_replay(result, ["strength", "call"], row=7)   # game 7 of result.matches
@@ -50,6 +53,17 @@ def replay_env(game: str, options: Mapping[str, Any], seed: int, deal: int) -> A
     return env
 
 
+def seek(env: Any, draws: Mapping[int, int], move: int) -> None:
+    """Put the stream where the recorded player left it before ``move`` (if one drew)."""
+    if move in draws:
+        env._rng[0] = np.uint64(draws[move])
+
+
+def draws_of(replay: Mapping[str, Any]) -> dict[int, int]:
+    """A replay's ``draws`` as ``{move: stream}``."""
+    return {int(k): int(v) for k, v in replay.get("draws", [])}
+
+
 def apply_action(env: Any, action: Action) -> tuple[Any, ...]:
     """One step of a one-table env: an action id, or Hold'em's exact ``(kind, raise_to)``.
     Returns ``(obs, reward, terminated, truncated, info)``; an illegal action raises the env's
@@ -72,10 +86,14 @@ def record_game(game: str, players: Sequence[Any], seed: int, deal: int,
     table.check_env(env)
     obs, info = env._obs, env._info
     actions: list[Any] = []
+    draws: list[list[int]] = []
     total = np.zeros(env.num_players)
     with numba_threads(1):
-        for _ in range(MAX_ACTIONS):
+        for move in range(MAX_ACTIONS):
+            stream = int(env._rng[0])
             ids, exact = choose(env, table, obs, info, np.ones(1, np.bool_))
+            if int(env._rng[0]) != stream:  # the player drew: the game's later draws follow
+                draws.append([move, int(env._rng[0])])
             action: Action = (int(ids[0]) if exact is None else
                               (int(exact[0][0]), int(exact[1][0])))
             obs, reward, terminated, truncated, info = apply_action(env, action)
@@ -88,7 +106,7 @@ def record_game(game: str, players: Sequence[Any], seed: int, deal: int,
     return {"format": FORMAT, "version": VERSION, "game": game,
             "options": _plain(table.env_options), "seed": int(seed), "deal": int(deal),
             "players": list(table.labels), "actions": actions,
-            "rewards": [float(r) for r in total]}
+            "rewards": [float(r) for r in total], **({"draws": draws} if draws else {})}
 
 
 def arena_replay(result: Any, players: Sequence[Any], row: int) -> dict[str, Any]:
@@ -149,6 +167,12 @@ def check_replay(data: Any) -> dict[str, Any]:
         if not (_small(a) or pair):
             raise ValueError(f"replay action {a!r}: an action is an integer or [kind, amount] "
                              f"(integers of at most {MAX_INT})")
+    draws = data.get("draws", [])
+    if not isinstance(draws, list) or not all(
+            isinstance(d, list) and len(d) == 2 and all(type(x) is int for x in d)
+            and 0 <= d[0] < len(data["actions"]) and 0 <= d[1] < 2**64 for d in draws):
+        raise ValueError("replay field 'draws' must be a list of [move, stream] integer pairs "
+                         "(0 <= move < the number of actions, 0 <= stream < 2**64)")
     if not all(isinstance(p, str) for p in data["players"]):
         raise ValueError("replay field 'players' must be a list of seat labels (strings)")
     if not all(type(r) in (int, float) and abs(r) < 1e300 for r in data["rewards"]):

@@ -15,7 +15,15 @@ from typing import Any
 
 import numpy as np
 
-from ..arena.replay import apply_action, check_replay, load_replay, replay_action, replay_env
+from ..arena.replay import (
+    apply_action,
+    check_replay,
+    draws_of,
+    load_replay,
+    replay_action,
+    replay_env,
+    seek,
+)
 from ..core.simulation import numba_threads
 from ..policies.human import row_state
 from . import views
@@ -69,9 +77,11 @@ def _play_back(replay: dict[str, Any], reveal: bool) -> list[dict[str, Any]]:
                                                     reveal),
                "lines": ["the deal"], "done": False}]
     actions = replay["actions"]
+    draws = draws_of(replay)
     with numba_threads(1):
         for k, item in enumerate(actions):
             action = replay_action(item)
+            seek(env, draws, k)
             before = row_state(env.state, 0)
             _, reward, terminated, truncated, info = apply_action(env, action)
             total += reward[0, :n]
