@@ -108,13 +108,8 @@ def parse_config(config: type, parser: argparse.ArgumentParser, argv: Sequence[s
 
         values["device"] = "cuda" if torch.cuda.is_available() else "cpu"
     cfg = config(**values, progress=not a.no_progress, resume=a.resume, overwrite=a.overwrite)
-    try:
-        if checks is not None:
-            checks(cfg)
-    except SystemExit as exc:  # a check's message is a usage error: prog: error: ..., exit 2
-        if not isinstance(exc.code, str):
-            raise
-        parser.error(exc.code)
+    if checks is not None:
+        checks(cfg)
     return cfg
 
 

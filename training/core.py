@@ -105,6 +105,7 @@ class Trainer:
     help: dict[str, str] = field(default_factory=dict)
     choices: Mapping[str, Sequence[str]] = field(default_factory=dict)
     checks: Callable[[Any], None] | None = None
+    finish: Callable[[Any, Sequence[str] | None], Any] | None = None  # (cfg, argv) -> cfg
     panels: dict[str, list[str]] = field(default_factory=dict)  # the learning-curve plot
     postfix: tuple[str, ...] = ()  # history keys shown on the progress bar
     counters: tuple[str, ...] = ()  # algorithm state keys reported as training figures
@@ -114,7 +115,16 @@ class Trainer:
                                        choices=self.choices)
 
     def parse(self, argv: Sequence[str] | None, prog: str) -> Any:
-        return config_cli.parse_config(self.config, self.parser(prog), argv, self.checks)
+        """The config of a command line; a refusal of ``checks`` or ``finish`` is a usage
+        error (``prog: error: ...``, exit code 2)."""
+        parser = self.parser(prog)
+        try:
+            cfg = config_cli.parse_config(self.config, parser, argv, self.checks)
+            return cfg if self.finish is None else self.finish(cfg, argv)
+        except SystemExit as exc:
+            if not isinstance(exc.code, str):
+                raise
+            parser.error(exc.code)
 
 
 class Budget:
@@ -206,16 +216,18 @@ def _train(trainer: Trainer, cfg: Any, command: str) -> dict[str, Any]:
     return {"evals": records, "train": train_info}
 
 
-def field_evaluation(options: Callable[[Any], dict[str, Any]], opponents: str = "eval_opponents"
+def field_evaluation(options: Callable[[Any], dict[str, Any]]
                      ) -> Callable[[Path, Any, Any], dict[str, dict[str, Any]]]:
-    """A competitive game's evaluation: the checkpoint against each of ``cfg.<opponents>``
-    (any arena players) with the table ``options(cfg)``."""
+    """A competitive game's evaluation: the checkpoint (greedy unless ``cfg.eval_greedy`` is
+    False) against each of ``cfg.eval_opponents`` (any arena players) at the table
+    ``options(cfg)``."""
     def evaluate(path: Path, cfg: Any, device: Any) -> dict[str, dict[str, Any]]:
         seed = cfg.seed + evaluation.EVAL_SEED_OFFSET
-        player = load_player(path, device, greedy=cfg.eval_greedy, seed=seed)
+        player = load_player(path, device, greedy=getattr(cfg, "eval_greedy", True),
+                             seed=seed)
         return {str(name): evaluation.field_score(cfg.game, player, name, cfg.eval_games,
                                                   seed, options(cfg))
-                for name in getattr(cfg, opponents)}
+                for name in cfg.eval_opponents}
     return evaluate
 
 
@@ -224,7 +236,7 @@ def main(trainer: Trainer, argv: Sequence[str] | None, prog: str) -> int:
     written)."""
     try:
         cfg, command = runs.parse_cli(None if argv is None else list(argv), prog,
-                                      lambda a, p: trainer.parse(a, p), trainer.parser)
+                                      trainer.parse, trainer.parser)
     except SystemExit as exc:  # --help, usage errors
         return runs.exit_code(exc)
     result = train(trainer, cfg, command)

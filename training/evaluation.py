@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -74,8 +75,6 @@ def with_win_rate(record: dict[str, Any]) -> dict[str, Any]:
 def write_results(out: Path, title: str, records: dict[str, dict[str, Any]], cfg: Any,
                   train_info: dict[str, Any], command: str) -> None:
     """eval.json (records, training figures, config, command) and eval.md (a table)."""
-    from dataclasses import asdict
-
     data = {"evals": records, "train": train_info, "config": asdict(cfg), "command": command}
     (out / "eval.json").write_text(json.dumps(data, indent=2))
     done = ", ".join(f"{v:,} {k}" if isinstance(v, int) else f"{v} {k}"

@@ -132,15 +132,18 @@ def bid_plausibility(env: Any) -> np.ndarray:
     return np.where(last > 0, TAIL[mode, unknown, need], 0.0)
 
 
+def table_options(cfg: Config) -> dict[str, Any]:
+    """The arena's table: one round a match, the heuristic at ``--eval-threshold``."""
+    return {"num_players": cfg.players, "dice": cfg.dice, "variant": cfg.variant,
+            "num_rounds": 1, "threshold": cfg.eval_threshold}
+
+
+arena_scores = core.field_evaluation(table_options)  # greedy: a DQN plays its argmax
+
+
 def evaluate(path: Any, cfg: Config, device: Any) -> dict[str, dict[str, Any]]:
-    """The greedy checkpoint against each opponent (the heuristic at ``--eval-threshold``);
-    heads-up, also the win rate."""
-    seed = cfg.seed + evaluation.EVAL_SEED_OFFSET
-    player = vecgames.load_player(path, device, greedy=True, seed=seed)
-    options = {"num_players": cfg.players, "dice": cfg.dice, "variant": cfg.variant,
-               "num_rounds": 1, "threshold": cfg.eval_threshold}
-    records = {name: evaluation.field_score(GAME, player, name, cfg.eval_games, seed, options)
-               for name in cfg.eval_opponents}
+    """The greedy checkpoint against each opponent; heads-up, also the win rate."""
+    records = arena_scores(path, cfg, device)
     if cfg.players == 2:
         records = {k: evaluation.with_win_rate(r) for k, r in records.items()}
     return records

@@ -207,8 +207,14 @@ def check_mix(cfg: Config) -> None:
         raise SystemExit(f"--mix: {exc}") from None
     if LEAGUE in names and cfg.workers:
         raise SystemExit("--mix: the league plays in this process: not with --workers")
-    own = (SELF, LEAGUE, *cfg.kernel()[0], *(["random"] if cfg.draws_random() else []))
-    config_cli.check_players(cfg.game, names, "mix", skip=own)
+    config_cli.check_players(cfg.game, names, "mix", skip=played_here(cfg))
+
+
+def played_here(cfg: Config) -> tuple[str, ...]:
+    """The mix entries the collector plays itself: self-play, the league, the game's kernel
+    players and, where the game draws it in torch, ``random``; the others are protocol
+    players."""
+    return (SELF, LEAGUE, *cfg.kernel()[0], *(["random"] if cfg.draws_random() else []))
 
 
 @dataclass
@@ -302,12 +308,12 @@ class Collector(CarryOver):
         ids = np.array([kernel_names.index(n) if n in kernel_names else -1 for n in self.names])
         self.seat_policy = np.where(learner, -1, ids[kinds][:, None]).astype(np.int64)
         self.kernel_any = bool((self.seat_policy >= 0).any())
-        self.uniform = (torch.as_tensor(np.isin(kinds, [self.names.index("random")])
-                                        if "random" in self.names and cfg.draws_random()
-                                        else np.zeros(b, bool), device=device))
+        torch_random = "random" in self.names and cfg.draws_random()
+        self.uniform = torch.as_tensor(
+            kinds == self.names.index("random") if torch_random else np.zeros(b, bool),
+            device=device)
         self.players = {k: resolve_player(cfg.game, n) for k, n in enumerate(self.names)
-                        if n not in (SELF, LEAGUE) and ids[k] < 0
-                        and not (n == "random" and cfg.draws_random())}
+                        if n not in played_here(cfg)}
         self.league: list[Any] = []
         self.actions = np.zeros(b, np.int64)
         self.scale = cfg.scale(self.env)

@@ -72,17 +72,7 @@ def apply_recipe(cfg: Config, argv: Sequence[str] | None) -> Config:
                    entropy_coef=0.0, value_coef=0.0, epochs=1, minibatches=1, **defaults)
 
 
-class ZhaJinHuaTrainer(core.Trainer):
-    def parse(self, argv: Sequence[str] | None, prog: str) -> Any:
-        try:
-            return apply_recipe(super().parse(argv, prog), argv)
-        except SystemExit as exc:  # the recipe's refusals are usage errors too
-            if not isinstance(exc.code, str):
-                raise
-            self.parser(prog).error(exc.code)
-
-
-TRAINER = ZhaJinHuaTrainer(
+TRAINER = core.Trainer(
     game="zhajinhua", title="Zha Jin Hua", config=Config, build=build,
     env_options=lambda cfg: cfg.env_kwargs(),
     evaluate=core.field_evaluation(table_options),
@@ -93,7 +83,7 @@ TRAINER = ZhaJinHuaTrainer(
           "recipe": "'seed': train as seed 003 describes (self-play, one trajectory per seat "
                     "and game, a plain gradient step then a KL step, no value or entropy "
                     f"term, obs='seed'; defaults {seed_recipe.DEFAULTS})"},
-    choices={**pg.CHOICES, "recipe": RECIPES}, checks=check_config,
+    choices={**pg.CHOICES, "recipe": RECIPES}, checks=check_config, finish=apply_recipe,
     panels={"learner payoff per game (training)": ["vs_random", "vs_league"],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},
     postfix=("vs_random", "entropy", "kl"), counters=("samples",))

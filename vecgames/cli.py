@@ -652,8 +652,8 @@ def _arena(args: argparse.Namespace) -> int:
         except ImportError:
             raise CLIError('argument --plot: needs matplotlib: pip install -e ".[report]"'
                            ) from None
-    csv_dir = _csv_folder(args.csv, "--csv")
-    replay_dir = _csv_folder(args.replays, "--replays")
+    csv_dir = _out_folder(args.csv, "--csv")
+    replay_dir = _out_folder(args.replays, "--replays")
     options = _add_rules(args.game, args.rule, {})
     ray_options = _ray_options(args)
     if not ray_options:
@@ -688,7 +688,7 @@ def _arena(args: argparse.Namespace) -> int:
     return 0
 
 
-def _csv_folder(path: str | None, flag: str = "--csv") -> Any:
+def _out_folder(path: str | None, flag: str) -> Any:
     """An output folder (created if missing; its parent must exist), checked before a run."""
     if path is None:
         return None
