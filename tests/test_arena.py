@@ -13,7 +13,7 @@ from vecgames.arena import api
 from vecgames.arena.payoffs import seat_payoffs
 from vecgames.arena.ratings import ELO, bradley_terry
 from vecgames.arena.schedule import assignments, count_assignments, hanabi_assignments
-from vecgames.arena.stats import Z95, mean_ci, unit_means
+from vecgames.arena.stats import mean_ci, unit_means
 from vecgames.policies.human import HumanPlayer
 
 HEADS_UP = {"num_players": 2}
@@ -52,7 +52,7 @@ def test_units_and_ci():
     deals = np.array([5, 5, 7, 7, 9])
     np.testing.assert_array_equal(unit_means(values, deals), [2.0, 3.0, 10.0])
     mean, low, high = mean_ci(np.array([2.0, 3.0, 10.0]))
-    half = Z95 * np.std([2.0, 3.0, 10.0], ddof=1) / np.sqrt(3)
+    half = 4.302652729749464 * np.std([2.0, 3.0, 10.0], ddof=1) / np.sqrt(3)  # t(0.975, 2)
     assert mean == 5.0 and np.isclose(high - mean, half) and np.isclose(mean - low, half)
     assert np.isnan(mean_ci(np.array([1.0]))[1])
 

@@ -104,7 +104,7 @@ def test_bad_player_output_is_refused():
         play_games("hanabi", lambda o, m: np.zeros(1, np.int64), 3, num_envs=3)
 
 
-    class Pairs:  # a user's act_env answering with Hold'em (kind, raise-to) pairs: unchecked
+    class Pairs:  # a user's act_env answering with Hold'em (kind, raise-to) pairs: checked
         name = "pairs"
 
         def act_env(self, env, rows):
@@ -113,7 +113,7 @@ def test_bad_player_output_is_refused():
         def __call__(self, obs, mask):
             raise AssertionError("act_env is used")
 
-    with pytest.raises(ValueError, match="player 'pairs' must return"):
+    with pytest.raises(ValueError, match="player 'pairs': .*bet/raise to 10000 is illegal"):
         play_games("holdem", [Pairs(), "call"], 2, num_players=2)
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import vecgames
 from vecgames.policies.nets import PolicyNet
 from vecgames.policies.protocol import resolve_player
-from vecgames.simulators.mixed import checked_actions
+from vecgames.simulators.mixed import checked_actions, player_answer
 from vecgames.torch_bridge import TorchBridge, import_torch
 
 from . import config_cli, core, ray_rollouts, runs
@@ -404,9 +404,7 @@ def protocol_actions(env: Any, player: Any, index: torch.Tensor, obs: torch.Tens
     """A player's checked actions in the envs ``index`` (its ``act_env`` where it has one; only
     those rows' observations leave the device otherwise)."""
     rows = index.cpu().numpy()
-    act_env = getattr(player, "act_env", None)
-    chosen = (np.asarray(act_env(env, rows)) if act_env is not None else
-              player(obs[index].cpu().numpy(), mask[index].cpu().numpy()))
+    chosen = player_answer(player, env, rows, obs, mask, index)
     return torch.as_tensor(checked_actions(env, chosen, rows, name))
 
 

@@ -5,6 +5,8 @@ for cooperative Hanabi, self-play and cross-play tables)."""
 from __future__ import annotations
 
 import importlib
+import inspect
+import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -16,7 +18,7 @@ import pandas as pd
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int, check_list
-from ..games.catalog import UNITS
+from ..games.catalog import GAMES, UNITS, game_module, make
 from ..simulators import simulation_module
 from .matches import MatchJob, play_match
 from .payoffs import COOPERATIVE, no_duplicate_reason, unit_of
@@ -34,8 +36,11 @@ from .schedule import (
     first_deal,
     hanabi_assignments,
 )
+from .stats import MIN_UNITS
 from .tables import crossplay_table, pairwise_table, ratings_table, selfplay_table
 
+# keywords of every env that are not options of the game (the runner and make set them)
+ENV_COMMON = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
 MAX_GAMES = 50_000_000  # games in all (their per-game rows must fit in memory)
 # simulate's keywords the arena sets itself
 RESERVED = frozenset({"policy", "players", "summary", "first_game", "num_games", "seed",
@@ -58,8 +63,10 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     (keywords ``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``; see
     ``vecgames.arena.ray``), the same tables bit for bit. ``num_threads``: Numba threads
     (results do not depend on it). ``progress``: a bar on stderr (None: when it is a terminal).
-    Further keywords are the game's rule options (``num_players`` is the table size) and
-    ``simulate``'s own (Liar's Dice ``threshold``).
+    Further keywords are those ``simulate`` takes: the game's rule options (``num_players``
+    is the table size), ``simulate``'s own (Liar's Dice ``threshold``) and the env's options
+    (Hold'em ``raise_fractions``, ``observation``...; they reach the tables with a player that
+    is not built-in, since the built-ins play from the state and never read them).
     """
     module = simulation_module(game)  # refuses an unknown game
     specs = check_list(players, "players", "players (names, paths or Player objects)")
@@ -79,8 +86,10 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
         raise ValueError(f"the arena sets {reserved} itself; give players and num_games")
     entrants = resolve_entrants(game, specs)
     rule_keys = importlib.import_module(f"vecgames.games.{game}.rules").DEFAULT_OPTIONS
+    env_options = env_only_options(game, options, rule_keys)  # taken out of options
     options.update(players_rule_options(game, entrants, options, rule_keys))
     rules = module.plan(1, "random", seed, **options).params["rules"]  # checks the options
+    check_env_options(game, options, env_options, rule_keys)
     reason = no_duplicate_reason(game, {"num_rounds": getattr(rules, "num_rounds", 1)})
     if duplicate is None:
         duplicate = reason is None
@@ -93,9 +102,10 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
         raise ValueError(f"{len(schedule):,} seat assignments x {num_games:,} games exceed "
                          f"{MAX_GAMES:,} games in all; give fewer games or players")
     jobs = [MatchJob(game, tuple(entrants[p] for p in seat_players), seed,
-                     first_deal(a, num_games, duplicate), num_games, dict(options))
+                     first_deal(a, num_games, duplicate), num_games, dict(options),
+                     dict(env_options))
             for a, seat_players in enumerate(schedule)]
-    check_tables(game, [job.seats for job in jobs], options)
+    check_tables(game, [job.seats for job in jobs], {**options, **env_options})
     if backend == "ray":
         from .ray import play_matches_ray
 
@@ -103,8 +113,40 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     else:
         with numba_threads(num_threads):
             payoffs = _play_local(jobs, show, UNITS.get(game, "games"))
-    return _result(game, entrants, schedule, jobs, payoffs, seats, num_games, seed, duplicate,
-                   options)
+    result = _result(game, entrants, schedule, jobs, payoffs, seats, num_games, seed,
+                     duplicate, {**options, **env_options})
+    if result.few_units:
+        warnings.warn(f"arena: some 95% intervals rest on only {result.min_units} independent "
+                      f"{result.ci_unit}s (fewer than {MIN_UNITS}); they are Student's t "
+                      f"intervals, but read them as rough: play more games",
+                      FewUnitsWarning, stacklevel=2)
+    return result
+
+
+class FewUnitsWarning(UserWarning):
+    """An arena interval rests on fewer than ``stats.MIN_UNITS`` independent units."""
+
+
+def env_only_options(game: str, options: dict[str, Any], rule_keys: Any) -> dict[str, Any]:
+    """Take the env's own keywords (those of ``make`` that are not rule options, e.g.
+    Hold'em's ``raise_fractions``) out of ``options``; the runner's are refused."""
+    from ..simulators.mixed import RUNNER_KEYWORDS
+
+    runner = sorted(set(RUNNER_KEYWORDS) & set(options))
+    if runner:
+        raise ValueError(f"the arena sets {runner} itself (illegal actions raise; each player "
+                         f"sees its own seat)")
+    env_class = getattr(game_module(game), GAMES[game][1])
+    keys = set(inspect.signature(env_class.__init__).parameters) - ENV_COMMON - set(rule_keys)
+    return {key: options.pop(key) for key in sorted(keys & set(options))}
+
+
+def check_env_options(game: str, options: dict[str, Any], env_options: dict[str, Any],
+                      rule_keys: Any) -> None:
+    """Refuse bad env option values before any game: build one env with them."""
+    if env_options:
+        make(game, num_envs=1, **{k: v for k, v in options.items() if k in rule_keys},
+             **env_options)
 
 
 RAY_KEYWORDS = ("address", "num_shards", "cpus_per_shard", "max_retries", "cache", "warm")

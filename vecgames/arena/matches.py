@@ -6,7 +6,7 @@ job depends on (seed, g) only, so any split of a job gives the same payoffs."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -20,8 +20,9 @@ from .players import Entrant, seat_spec
 @dataclass(frozen=True)
 class MatchJob:
     """Games ``first_game .. first_game + num_games - 1`` of ``game`` under ``seed`` with
-    ``seats`` (one entrant per seat) and the rule ``options``. Picklable (for Ray) when its
-    players are."""
+    ``seats`` (one entrant per seat), the rule ``options`` and the env-only
+    ``env_options`` (for tables played through ``play_games``: built-ins do not read them).
+    Picklable (for Ray) when its players are."""
 
     game: str
     seats: tuple[Entrant, ...]
@@ -29,6 +30,7 @@ class MatchJob:
     first_game: int
     num_games: int
     options: Mapping[str, Any]
+    env_options: Mapping[str, Any] = field(default_factory=dict)
 
     def split(self, parts: int) -> list[MatchJob]:
         """Consecutive pieces of the job's games (at most ``parts``, none empty)."""
@@ -49,5 +51,6 @@ def play_match(job: MatchJob) -> np.ndarray:
         from ..simulators.mixed import play_games
 
         df = play_games(job.game, [seat_spec(seat) for seat in job.seats], job.num_games,
-                        seed=job.seed, first_game=job.first_game, progress=False, **job.options)
+                        seed=job.seed, first_game=job.first_game, progress=False,
+                        **job.options, **job.env_options)
     return seat_payoffs(job.game, df, n)

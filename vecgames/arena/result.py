@@ -7,6 +7,8 @@ from typing import Any
 
 import pandas as pd
 
+from .stats import MIN_UNITS
+
 
 @dataclass(frozen=True, eq=False)
 class ArenaResult:
@@ -30,6 +32,9 @@ class ArenaResult:
       ``crossplay`` (``player, partner, games, mean, ci_low, ci_high``: the player in one seat,
       the partner in all others; empty with one player); ``pairwise`` and ``ratings`` are
       None.
+    - ``min_units``: the fewest independent units behind any of the intervals (Student's t
+      intervals, ``stats``); ``few_units``: whether that is under ``stats.MIN_UNITS`` (30),
+      where an interval rests on an assumption few units cannot check (the arena warns).
     """
 
     game: str
@@ -46,6 +51,20 @@ class ArenaResult:
     selfplay: pd.DataFrame | None = field(default=None, repr=False)
     crossplay: pd.DataFrame | None = field(default=None, repr=False)
     options: dict[str, Any] | None = None
+
+    @property
+    def min_units(self) -> int:
+        """The fewest units behind an interval of the tables (pairwise ``units``; Hanabi:
+        ``games``, one unit each). A rating's interval rests on at least as many units as
+        each of its pairwise means."""
+        counts = [t["units"] if "units" in t else t["games"] for name, t in self.tables().items()
+                  if name != "ratings" and len(t)]
+        return int(min(c.min() for c in counts)) if counts else 0
+
+    @property
+    def few_units(self) -> bool:
+        """Whether an interval comes from fewer than ``stats.MIN_UNITS`` units."""
+        return self.min_units < MIN_UNITS
 
     def matrix(self) -> pd.DataFrame:
         """Pairwise means as a player x opponent table (NaN on the diagonal)."""
@@ -76,6 +95,9 @@ class ArenaResult:
         lines = [f"{self.game}: {', '.join(self.players)} at {self.seats} seats, "
                  f"{self.num_games:,} games per seat assignment ({format_}), seed {self.seed}; "
                  f"payoffs in {self.unit}, 95% CIs over independent {self.ci_unit}s."]
+        if self.few_units:
+            lines.append(f"Some intervals rest on only {self.min_units} {self.ci_unit}s (fewer "
+                         f"than {MIN_UNITS}): read them as rough.")
         for name, table in self.tables().items():
             lines += ["", f"### {name}", "", _markdown(table)]
         return "\n".join(lines) + "\n"

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from .ratings import bradley_terry
-from .stats import Z95, mean_ci, unit_means
+from .stats import mean_ci, t95, unit_means
 
 
 def pairwise_table(payoffs: np.ndarray, deals: np.ndarray, labels: Sequence[str],
@@ -48,20 +48,23 @@ def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray, deals: np.ndarray
                   labels: Sequence[str]) -> pd.DataFrame:
     """Per player, best first: ``rating``, the mean payoff per game against the field (the
     mean of its pairwise means, each opponent weighted equally), its ``sd`` and 95% interval
-    (over deals, ``rating_sds``), ``games`` played, and the Bradley-Terry ``elo`` and
-    ``elo_sd`` of how often it came out ahead in a game (``ratings``)."""
+    (over deals, ``rating_sds``; Student's t over its units), ``games`` played, and the
+    Bradley-Terry ``elo`` and ``elo_sd`` of how often it came out ahead in a game
+    (``ratings``)."""
     means = np.array([pairwise["mean"][pairwise["player"] == label].mean() for label in labels])
-    sds = rating_sds(payoffs, deals)
+    sds, units = rating_sds(payoffs, deals)
+    half = sds * np.array([t95(int(u)) for u in units])
     elo, elo_cov = bradley_terry(win_counts(payoffs))
     table = pd.DataFrame({"player": list(labels), "rating": means, "sd": sds,
-                          "ci_low": means - Z95 * sds, "ci_high": means + Z95 * sds,
+                          "ci_low": means - half, "ci_high": means + half,
                           "games": (~np.isnan(payoffs)).sum(axis=0), "elo": elo,
                           "elo_sd": np.sqrt(np.maximum(np.diag(elo_cov), 0.0))})
     return table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> np.ndarray:
-    """The standard error of each player's rating (the mean of its pairwise means).
+def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The standard error of each player's rating (the mean of its pairwise means), and the
+    number of deals (units) it rests on.
 
     Deals are the independent units, and with duplicate deals one deal enters several of a
     player's pairwise means, which are then correlated: so the error is summed per deal first
@@ -70,6 +73,7 @@ def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> np.ndarray:
     k = payoffs.shape[1]
     unit = np.unique(deals, return_inverse=True)[1].ravel()
     sds = np.full(k, np.nan)
+    counts_of_units = np.zeros(k, np.int64)
     for i in range(k):
         influence = np.zeros(int(unit.max()) + 1 if unit.size else 0)
         touched = np.zeros(influence.size, np.bool_)
@@ -86,9 +90,10 @@ def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> np.ndarray:
             touched |= played
             opponents += 1
         units = int(np.count_nonzero(touched))
+        counts_of_units[i] = units
         if units >= 2:
             sds[i] = np.sqrt(np.sum(influence**2) * units / (units - 1)) / opponents
-    return sds
+    return sds, counts_of_units
 
 
 def team_row(scores: np.ndarray) -> tuple[int, float, float, float]:

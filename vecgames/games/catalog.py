@@ -27,6 +27,7 @@ GYM_NAMES: dict[str, str] = {"zhajinhua": "ZhaJinHua", "holdem": "Holdem",
 # name -> (env keyword that picks the observation layout, module holding its choices, tuple)
 OBSERVATION_CHOICES: dict[str, tuple[str, str, str]] = {
     "liars_dice": ("observation", "vecgames.games.liars_dice.observe", "OBSERVATIONS"),
+    "holdem": ("observation", "vecgames.games.holdem.history", "OBSERVATIONS"),
     "hanabi": ("obs", "vecgames.games.hanabi.observe", "ENCODERS"),
     "zhajinhua": ("obs", "vecgames.games.zhajinhua.env", "OBSERVATIONS"),
 }

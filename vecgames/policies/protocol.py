@@ -2,7 +2,10 @@
 
 A player is called as ``player(obs, action_mask) -> actions``: ``obs`` float32 ``[n, obs_dim]``,
 each row the observation of the seat to act (the env's own layout), ``action_mask`` bool
-``[n, num_actions]``; it returns ``n`` integer actions (numpy, torch or a list). The runner
+``[n, num_actions]``; it returns ``n`` integer actions (numpy, torch or a list), or in
+Hold'em, to bet an exact amount, int ``[n, 2]`` (kind, amount) pairs: kind 0 fold, 1
+check/call, 2 bet/raise to ``amount`` chips (the street's total bet), checked by the rules
+as the env's ``step_amounts`` checks them (both forms, from ``__call__`` or ``act_env``). The runner
 (``vecgames.simulators.mixed.play_games``) calls it once per env step with every row where its
 seat acts. Optional attributes, all read with ``getattr``:
 
@@ -11,7 +14,8 @@ seat acts. Optional attributes, all read with ``getattr``:
 - ``obs_dim``: the observation size it reads (checked against the env's);
 - ``env_options``: env keywords it needs (``{"obs": "seed"}``, ``{"num_players": 2}``...);
 - ``act_env(env, rows)``: a player that reads the env itself (built-in Numba players, a
-  human at the terminal); called instead of ``__call__``; ``rows`` int64 env indices;
+  human at the terminal, a bot reading ``env.raise_bounds(i)``); called instead of
+  ``__call__`` (an object with ``act_env`` need not be callable); ``rows`` int64 env indices;
 - ``reset_games(rows)``: called with the envs whose games just ended (stateful players).
 
 ``resolve_players`` turns what a user writes (a built-in name, a checkpoint path, "human", a
@@ -81,7 +85,12 @@ def unique_labels(players: Sequence[Any]) -> list[str]:
 
 def _is_item(spec: Any) -> bool:
     """Whether ``spec`` is one player (not a per-seat sequence)."""
-    return isinstance(spec, (str, os.PathLike)) or callable(spec)
+    return isinstance(spec, (str, os.PathLike)) or callable(spec) or _acts_on_env(spec)
+
+
+def _acts_on_env(item: Any) -> bool:
+    """Whether ``item`` is a player through ``act_env`` alone (it need not be callable)."""
+    return not isinstance(item, type) and callable(getattr(item, "act_env", None))
 
 
 def resolve_player(game: str, item: Any) -> Any:
@@ -105,7 +114,7 @@ def resolve_player(game: str, item: Any) -> Any:
         raise ValueError(f"players: unknown player {text!r} for {game}: a player is one of "
                          f"the built-in players {tuple(names)}, 'human', or the path of an "
                          f"existing checkpoint file")
-    if isinstance(item, (bool, np.bool_)) or not callable(item):
+    if isinstance(item, (bool, np.bool_)) or not (callable(item) or _acts_on_env(item)):
         raise TypeError(f"players: a player must be a built-in name, a checkpoint path, "
                         f"'human' or a callable (obs, action_mask) -> actions; got "
                         f"{type(item).__name__}")

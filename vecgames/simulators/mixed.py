@@ -176,12 +176,39 @@ def merged_env_options(game: str, players: list[Any], options: dict[str, Any]
         if other is not None and other != game:
             raise ValueError(f"player {label!r} plays {other}, not {game}")
         for key, value in (getattr(player, "env_options", None) or {}).items():
-            if key in merged and merged[key] != value:
+            if key in merged and not same_option(merged[key], value):
                 raise ValueError(f"player {label!r} needs {key}={value!r}, but {source[key]} "
                                  f"has {key}={merged[key]!r}")
             merged[key] = value
             source[key] = f"player {label!r}"
     return merged
+
+
+def same_option(a: Any, b: Any) -> bool:
+    """Whether two values of one option mean the same: numbers compare as numbers, and
+    sequences of numbers (tuple, list, array) element by element, so ``(0.5, 1.0)``,
+    ``[0.5, 1]`` and ``np.array([0.5, 1.0])`` agree; anything else compares with ``==``."""
+    numeric_a, numeric_b = _numbers(a), _numbers(b)
+    if numeric_a is not None and numeric_b is not None:
+        return numeric_a.shape == numeric_b.shape and bool(np.all(numeric_a == numeric_b))
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # e.g. arrays of different shapes
+        return False
+
+
+def _numbers(value: Any) -> np.ndarray | None:
+    """``value`` as a float64 array when it is a number or a flat sequence of numbers (not a
+    bool, a string or a mapping), else None."""
+    if isinstance(value, (str, bytes, dict)) or value is None:
+        return None
+    items = value if isinstance(value, (list, tuple, np.ndarray)) else [value]
+    if isinstance(value, np.ndarray) and value.ndim != 1:
+        return None
+    if not all(isinstance(x, (int, float, np.integer, np.floating))
+               and not isinstance(x, (bool, np.bool_)) for x in items):
+        return None
+    return np.asarray(items, np.float64).reshape(np.shape(value))
 
 
 def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, first_game: int,
@@ -226,7 +253,8 @@ def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int,
 def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
            active: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
     """Every acting row's action from its seat's player (``WAIT`` elsewhere); for a Hold'em
-    table where a built-in acted, also (kinds, amounts) for ``env.step_amounts``."""
+    table where a player answered with exact (kind, amount) pairs, also (kinds, amounts)
+    for ``env.step_amounts``."""
     mask = info["action_mask"]
     current = np.where(active, info["current_player"], env.num_players)
     actions = np.full(env.num_envs, WAIT, np.int64)
@@ -235,24 +263,46 @@ def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
         rows = np.flatnonzero(seats[current])
         if rows.size == 0:
             continue
-        act_env = getattr(player, "act_env", None)
-        if act_env is not None:
-            chosen = np.asarray(act_env(env, rows))
-            # Hold'em (kind, raise-to) pairs: only the built-ins', whose amounts are legal by
-            # construction; anything else goes through the checks below (and a 2-D answer is
-            # refused there)
-            if chosen.ndim == 2 and isinstance(player, BuiltinPlayer):
-                exact_rows.append(rows)
-                exact_pairs.append(chosen)
-                actions[rows] = chosen[:, 0]
-                continue
-        else:
-            chosen = player(obs[rows], mask[rows])
+        chosen = player_answer(player, env, rows, obs, mask)
+        if is_exact(env, chosen):
+            # built-ins' amounts are legal by construction (the env checks them anyway)
+            pairs = (chosen if isinstance(player, BuiltinPlayer) else
+                     checked_pairs(env, chosen, rows, label))
+            exact_rows.append(rows)
+            exact_pairs.append(pairs)
+            actions[rows] = pairs[:, 0]
+            continue
         actions[rows] = checked_actions(env, chosen, rows, label)
     if not exact_rows:
         return actions, None
     return actions, exact_actions(env, actions, np.concatenate(exact_rows),
                                   np.concatenate(exact_pairs))
+
+
+def player_answer(player: Any, env: Any, rows: np.ndarray, obs: Any, mask: Any,
+                  index: Any = None) -> np.ndarray:
+    """What ``player`` answers for envs ``rows``: its ``act_env(env, rows)`` where it has one,
+    else ``player(obs[index], mask[index])`` (``index``: ``rows`` unless given, e.g. as a
+    torch tensor for observations on a device; only those rows leave it), as a numpy array (a
+    torch tensor comes off its device). Unchecked: see ``checked_actions`` and
+    ``checked_pairs``."""
+    act_env = getattr(player, "act_env", None)
+    if act_env is not None:
+        chosen = act_env(env, rows)
+    else:
+        at = rows if index is None else index
+        chosen = player(_numpy(obs[at]), _numpy(mask[at]))
+    return np.asarray(_numpy(chosen))
+
+
+def _numpy(values: Any) -> Any:
+    """A torch tensor as a numpy array (from any device); anything else as it is."""
+    return values.detach().cpu().numpy() if hasattr(values, "detach") else values
+
+
+def is_exact(env: Any, chosen: np.ndarray) -> bool:
+    """Whether an answer is Hold'em's exact form: one (kind, amount) pair per row."""
+    return hasattr(env, "step_amounts") and chosen.ndim == 2 and chosen.shape[1] == 2
 
 
 def checked_actions(env: Any, chosen: Any, rows: np.ndarray, label: str) -> np.ndarray:
@@ -264,8 +314,10 @@ def checked_actions(env: Any, chosen: Any, rows: np.ndarray, label: str) -> np.n
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"player {label!r} must return integer actions, got dtype {arr.dtype}")
     if arr.shape != rows.shape:
-        raise ValueError(f"player {label!r} must return {rows.size} actions (one per row), got "
-                         f"shape {arr.shape}")
+        exact = (" or one (kind, amount) pair per row, shape (n, 2)"
+                 if hasattr(env, "step_amounts") else "")
+        raise ValueError(f"player {label!r} must return {rows.size} actions (one per row"
+                         f"{exact}), got shape {arr.shape}")
     arr = arr.astype(np.int64)
     ok = (arr >= 0) & (arr < env.num_actions)
     ok[ok] = env.action_mask[rows[ok], arr[ok]]
@@ -275,6 +327,29 @@ def checked_actions(env: Any, chosen: Any, rows: np.ndarray, label: str) -> np.n
         what = env._action_text(a) if 0 <= a < env.num_actions else f"action {a}"
         raise ValueError(f"player {label!r}: {env._illegal_message(i, what)}")
     return arr
+
+
+def checked_pairs(env: Any, chosen: np.ndarray, rows: np.ndarray, label: str) -> np.ndarray:
+    """A Hold'em player's exact actions for ``rows``: int64 ``[n, 2]`` of (kind, amount), kind
+    0 fold, 1 check/call, 2 bet/raise to ``amount`` chips (this street's total bet), refused
+    before anything moves when they are not integers, not one pair per row, or illegal by the
+    rules (``HoldemEnv.first_illegal_amount``): a ValueError naming the player and the env."""
+    if chosen.dtype == np.bool_ or not np.issubdtype(chosen.dtype, np.integer):
+        raise TypeError(f"player {label!r} must return integer (kind, amount) pairs, got dtype "
+                        f"{chosen.dtype}")
+    if chosen.shape != (rows.size, 2):
+        raise ValueError(f"player {label!r} must return {rows.size} (kind, amount) pairs (one "
+                         f"per row), got shape {chosen.shape}")
+    if chosen.size and (chosen.min() < -(2**62) or chosen.max() > 2**62):
+        raise ValueError(f"player {label!r}: (kind, amount) out of range")
+    pairs = chosen.astype(np.int64)
+    bad = env.first_illegal_amount(rows, pairs[:, 0], pairs[:, 1])
+    if bad >= 0:
+        kind, amount = int(pairs[bad, 0]), int(pairs[bad, 1])
+        names = {0: "fold", 1: "check/call", 2: f"bet/raise to {amount}"}
+        what = names.get(kind, f"kind {kind} (0 fold, 1 check/call, 2 bet/raise)")
+        raise ValueError(f"player {label!r}: {env._illegal_message(int(rows[bad]), what)}")
+    return pairs
 
 
 # -- what a game needs beyond reset/step ---------------------------------------------------

@@ -15,6 +15,7 @@ from ...core.state_table import keep_row
 from ...core.validation import as_array, check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
+from . import history
 from .observe import (
     OBS_DIM,
     action_names,
@@ -132,9 +133,19 @@ def _check_kernel(s, r, kinds, amounts, codes):
         codes[i] = OK if kinds[i] == WAIT_KIND else check_action(s, i, kinds[i], amounts[i], r)
 
 
+@jit
+def _check_rows_kernel(s, r, rows, kinds, amounts, codes):
+    for k in range(rows.shape[0]):
+        i = rows[k]
+        codes[i] = check_action(s, i, kinds[k], amounts[k], r)
+
+
 class HoldemEnv(VecEnv):
     """B tables of no-limit Hold'em (RULES.md §1); options: ``rules.DEFAULT_OPTIONS`` and
-    ``raise_fractions`` (the discrete pot-fraction raises, default (0.5, 1, 2)).
+    ``raise_fractions`` (the discrete pot-fraction raises, default (0.5, 1, 2)) and
+    ``observation``: ``"default"`` (``observe``, 222 values) or ``"history"`` (the default
+    values, then the chip scale, the blinds, the raise fractions and the hand's actions in
+    order: ``history``).
 
     ``step(actions)`` takes discrete actions (``action_names``), ``step_amounts(kinds,
     amounts)`` exact ones: kind 0 fold, 1 check/call, 2 raise to ``amounts[i]`` chips. Both
@@ -155,8 +166,10 @@ class HoldemEnv(VecEnv):
 
     def __init__(self, num_envs: int = 1, seed: int = 0, env_offset: int = 0,
                  raise_fractions: Sequence[float] = DEFAULT_FRACTIONS, rewards: str = "hand",
-                 illegal: str = "raise", illegal_penalty: float = 0.0, **options: Any):
+                 observation: str = "default", illegal: str = "raise",
+                 illegal_penalty: float = 0.0, **options: Any):
         self.per_step = check_choice(rewards, "rewards", ("hand", "step")) == "step"
+        self.observation = check_choice(observation, "observation", history.OBSERVATIONS)
         self.rules: Rules = make_rules(**options)
         self.stacks = starting_stacks(**options)
         if min(self.stacks) <= self.rules.big_blind:
@@ -172,9 +185,12 @@ class HoldemEnv(VecEnv):
         self.fractions = fractions
         self.num_actions = len(fractions) + 4
         self.action_names = action_names(fractions)
+        self.obs_dim = history.obs_dim(self.observation, len(fractions))
         super().__init__(num_envs, self.rules.num_players, seed, env_offset, illegal,
                          illegal_penalty)
         self.state: State = new_state(self.num_envs, self.stacks, rng=self._rng)
+        # the hand's actions, kept for the history layout only
+        self._log = history.new_log(self.num_envs if self.observation == "history" else 0)
         b = self.num_envs
         self._kinds = np.zeros(b, np.int64)
         self._amounts = np.zeros(b, np.int64)
@@ -193,6 +209,12 @@ class HoldemEnv(VecEnv):
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
                       self._current)
+        self._observe_history()
+
+    def _observe_history(self) -> None:
+        if self.observation == "history":
+            history.observe_kernel(self.state, self.rules, self.fractions, self._log,
+                                   self._obs)
 
     def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
         """The rules decide (the mask is the caller's buffer): the discrete actions as
@@ -212,9 +234,12 @@ class HoldemEnv(VecEnv):
         self._apply(self._kinds, self._amounts)
 
     def _apply(self, kinds: np.ndarray, amounts: np.ndarray) -> None:
+        if self.observation == "history":  # legal actions only: the others are WAIT_KIND
+            history.record_kernel(self.state, self.rules, kinds, amounts, self._log)
         _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self.per_step,
                      self._obs, self._reward, self._terminated, self._mask, self._current,
                      self._codes, self.final_table)
+        self._observe_history()
 
     def step_amounts(self, kinds: Any, amounts: Any):
         """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``.
@@ -239,6 +264,17 @@ class HoldemEnv(VecEnv):
         self._apply(kinds, amounts)
         self._finish_step(kinds == WAIT_KIND)
         return self._obs, self._reward, self._terminated, self._truncated, self._info
+
+    def first_illegal_amount(self, rows: np.ndarray, kinds: np.ndarray,
+                             amounts: np.ndarray) -> int:
+        """The first k for which the exact action (``kinds[k]``, ``amounts[k]``) is illegal in
+        env ``rows[k]``, or -1; nothing moves (``_illegal_message(rows[k], ...)`` then names the
+        rule broken)."""
+        rows = np.ascontiguousarray(rows, np.int64)
+        _check_rows_kernel(self.state, self.rules, rows, np.ascontiguousarray(kinds, np.int64),
+                           np.ascontiguousarray(amounts, np.int64), self._codes)
+        bad = self._codes[rows] != OK
+        return int(np.argmax(bad)) if bad.any() else -1
 
     def _illegal_detail(self, i: int) -> str:
         """The rule broken and the chips at stake (``_codes`` holds the last check)."""
@@ -287,6 +323,7 @@ class HoldemEnv(VecEnv):
         self.state.deck[:, :arr.shape[1]] = arr
         _start_kernel(self.state, self.rules, buttons, self.fractions, self._obs, self._mask,
                       self._current)
+        self._observe_history()
         self._reward[:] = 0.0
         self._terminated[:] = False
         self._illegal[:] = False
