@@ -658,16 +658,24 @@ def _arena(args: argparse.Namespace) -> int:
     ray_options = _ray_options(args)
     if not ray_options:
         options["num_threads"] = args.threads
-    from .arena import arena
+    import warnings
+
+    from .arena import FewUnitsWarning, arena
 
     start = time.perf_counter()
     try:
-        result = arena(args.game, players, args.games, seed=args.seed, duplicate=args.duplicate,
-                       progress=None, **ray_options, **options)
+        with warnings.catch_warnings():  # said once below, without the warning's source line
+            warnings.simplefilter("ignore", FewUnitsWarning)
+            result = arena(args.game, players, args.games, seed=args.seed,
+                           duplicate=args.duplicate, progress=None, **ray_options, **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc, ARENA_FLAGS)) from None
     elapsed = time.perf_counter() - start
     _print_arena(result, args.markdown)
+    if result.few_units:
+        print(f"note: some 95% intervals rest on only {result.min_units} independent "
+              f"{result.ci_unit}s (fewer than 30): read them as rough; give more --games",
+              file=sys.stderr)
     played = len(result.matches)
     print(f"played {played:,} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} "
           f"games/s, kernel load/compile included)")
