@@ -15,6 +15,9 @@ the starting stacks):
 |         | raise is allowed) |
 | 182:222 | betting history: 4 streets x 10 seats, bets/raises made (capped at 3, divided by 3) |
 
+This is the ``observation="default"`` layout; ``observation="history"`` appends the chip
+scale, the blinds, the raise fractions and the hand's actions in order (``history``).
+
 Discrete actions: 0 fold, 1 check/call, then one "raise to a fraction of the pot" per entry of
 ``raise_fractions`` (raise to: current bet + fraction x (pot + amount to call), rounded), then
 min-raise, then all-in. A fraction is legal when its amount lies within the raise bounds.
