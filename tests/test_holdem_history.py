@@ -151,3 +151,20 @@ def test_history_replays_to_the_state(num_players, seed, stack, blinds, raise_we
                 amounts[i] = rng.choice([low, high, rng.integers(low, high + 1)])
         obs, _, ended, _, info = env.step_amounts(kinds, amounts)
         assert (obs[ended, h.COUNT] == 0).all()  # a new hand starts with an empty history
+
+
+def test_discrete_steps_are_logged_and_refused_ones_are_not():
+    """``env.step`` logs the amount a discrete action came to; an action refused under
+    ``illegal="penalty"`` does not enter the history."""
+    env = vecgames.make("holdem", num_envs=2, num_players=3, observation="history",
+                        illegal="penalty", button="rotate")
+    obs, info = env.reset(seed=1)
+    min_raise = env.action_names.index("min-raise")
+    obs, *_ = env.step(np.array([min_raise, 1]))  # env 0: raise to 4; env 1: call 2
+    assert read_history(obs[0])[-1]["kind"] == "raise" and read_history(obs[0])[-1]["bet_to"] == 4
+    assert read_history(obs[1])[-1]["kind"] == "call" and read_history(obs[1])[-1]["added"] == 2
+    before = obs.copy()
+    obs, *_ = env.step_amounts([2, 1], [10**6, 0])  # env 0: a raise beyond the stack
+    assert env._illegal[0] and obs[0, h.COUNT] == before[0, h.COUNT] == 1
+    np.testing.assert_array_equal(obs[0, 222:], before[0, 222:])
+    assert obs[1, h.COUNT] == 2
