@@ -180,3 +180,13 @@ def test_bad_env_options_in_the_arena_before_any_game(monkeypatch, options, matc
     monkeypatch.setattr(api, "play_match", lambda job: (_ for _ in ()).throw(AssertionError))
     with pytest.raises(ValueError, match=match):
         vecgames.arena("holdem", [Caller(), "equity"], 5, num_players=2, **options)
+
+
+def test_a_runner_of_action_ids_says_it_takes_no_pairs():
+    """Training collectors step action ids: pairs there are refused with that reason."""
+    from vecgames.simulators.mixed import checked_actions
+
+    env = vecgames.make("holdem", num_envs=2, num_players=2)
+    env.reset()
+    with pytest.raises(ValueError, match="answered \\(kind, amount\\) pairs, which this runner"):
+        checked_actions(env, np.tile([1, 0], (2, 1)), np.arange(2), "bot")

@@ -314,6 +314,10 @@ def checked_actions(env: Any, chosen: Any, rows: np.ndarray, label: str) -> np.n
     if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
         raise TypeError(f"player {label!r} must return integer actions, got dtype {arr.dtype}")
     if arr.shape != rows.shape:
+        if hasattr(env, "step_amounts") and arr.shape == (rows.size, 2):  # e.g. training
+            raise ValueError(f"player {label!r} answered (kind, amount) pairs, which this "
+                             f"runner does not take: it steps action ids (simulate and the "
+                             f"arena take pairs)")
         exact = (" or one (kind, amount) pair per row, shape (n, 2)"
                  if hasattr(env, "step_amounts") else "")
         raise ValueError(f"player {label!r} must return {rows.size} actions (one per row"
