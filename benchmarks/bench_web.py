@@ -37,7 +37,8 @@ async def play(client: Any, k: int, lat: dict[str, list[float]],
                   if moves is None else moves[len(chosen)])
         chosen.append(action)
         t = time.perf_counter()
-        res = await client.post(f"/api/sessions/{msg['id']}/action", json={"action": action})
+        res = await client.post(f"/api/sessions/{msg['id']}/action",
+                                json={"action": action, "version": msg["version"]})
         lat["action"].append(time.perf_counter() - t)
         assert res.status_code == 200, res.text
         msg = res.json()
@@ -53,7 +54,7 @@ async def run(num_games: int) -> tuple[dict[str, list[float]], float]:
 
     from vecgames.web.app import create_app
 
-    app = create_app(max_sessions=10 * num_games)
+    app = create_app(max_sessions=10 * num_games, sessions_per_minute=10 * num_games)
     lat: dict[str, list[float]] = {"create": [], "action": [], "get": []}
     transport = httpx.ASGITransport(app=app)
     async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:

@@ -21,6 +21,8 @@ from vecgames.web.app import create_app  # noqa: E402
 
 GAMES = {"zhajinhua": {"num_players": 3}, "holdem": {"num_players": 3},
          "liars_dice": {"num_rounds": 2}, "hanabi": {}, "dayaoguai": {"num_players": 3}}
+JSON = {"content-type": "application/json"}
+TEST_KEY = b"vecgames tests"  # the server's deal key: the same deals in every run
 POKER_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
 
 
@@ -34,6 +36,11 @@ class Api:
                                         base_url="http://127.0.0.1")
 
     def call(self, method: str, path: str, body: Any = None) -> httpx.Response:
+        if path.endswith("/action") and isinstance(body, dict) and "version" not in body:
+            try:  # the version of the session's last message, as the page sends it
+                body = {**body, "version": self.session(path.split("/")[3]).version}
+            except Exception:  # no such session: the request gets its 404
+                pass
         kwargs = {} if body is None else {"json": body}
         return self.loop.run_until_complete(self.client.request(method, path, **kwargs))
 
@@ -52,7 +59,7 @@ class Api:
 
 @pytest.fixture(scope="module")
 def api():
-    client = Api(create_app())
+    client = Api(create_app(sessions_per_minute=10_000, deal_key=TEST_KEY))
     yield client
     client.close()
 
@@ -248,7 +255,8 @@ def test_moves_out_of_turn_and_bad_requests(api):
                        ({"game": "holdem", "extra": 1}, "unknown field")):
         res = api.call("POST", "/api/sessions", body)
         assert res.status_code == 400 and word in res.json()["error"], (body, res.text)
-    bad = api.loop.run_until_complete(api.client.post("/api/sessions", content=b"{not json"))
+    bad = api.loop.run_until_complete(api.client.post("/api/sessions", content=b"{not json",
+                                                      headers=JSON))
     assert bad.status_code == 400
 
 
@@ -378,7 +386,7 @@ def test_the_arena_page_fills_in_and_opens_replays(api):
 def test_200_concurrent_games_keep_their_own_state():
     """200 games at once through one app, their requests interleaved; each ends exactly as
     the same seed and moves give when played alone."""
-    app = create_app()
+    app = create_app(sessions_per_minute=1000)
     games = list(GAMES)
 
     async def play(client: Any, k: int, moves: list[int] | None) -> tuple[list[int], Any]:
@@ -393,7 +401,8 @@ def test_200_concurrent_games_keep_their_own_state():
             else:
                 action = moves[len(chosen)]
             chosen.append(action)
-            res = await client.post(f"/api/sessions/{msg['id']}/action", json={"action": action})
+            res = await client.post(f"/api/sessions/{msg['id']}/action",
+                                    json={"action": action, "version": msg["version"]})
             assert res.status_code == 200, res.text
             msg = res.json()
         return chosen, (msg["score"], [line["text"] for line in msg["log"]])
@@ -452,7 +461,7 @@ def test_a_checkpoint_loaded_at_start_is_offered_and_seated():
 
     catalog = Catalog()
     catalog.checkpoints["tiny"] = Loaded()
-    client = Api(create_app(catalog))
+    client = Api(create_app(catalog, deal_key=TEST_KEY))
     try:
         listed = {g["name"]: g for g in client.ok("GET", "/api/games")["games"]}
         assert listed["liars_dice"]["checkpoints"] == ["tiny"]
@@ -476,7 +485,7 @@ def test_json_that_python_refuses_is_a_400_and_changes_nothing(api):
     sid = msg["id"]
 
     def raw(path: str, content: bytes) -> httpx.Response:
-        return api.loop.run_until_complete(api.client.post(path, content=content))
+        return api.loop.run_until_complete(api.client.post(path, content=content, headers=JSON))
 
     for body in (b'{"action": ' + b"9" * 5000 + b"}",  # above Python's 4300-digit int limit
                  b"[" * 50_000 + b"]" * 50_000,  # deeper than the JSON parser recurses

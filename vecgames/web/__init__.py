@@ -18,9 +18,11 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def serve(host: str = "127.0.0.1", port: int = 8765, checkpoints: Sequence[str] = (),
-          replays: str | None = None, log_level: str = "warning") -> None:
+          replays: str | None = None, log_level: str = "warning", warm: bool = True) -> None:
     """Load the ``checkpoints`` (the only ones a page may seat), print the URL and serve
-    until interrupted. Raises ImportError with the install line when the extra is missing."""
+    until interrupted; with ``warm`` compile the games' kernels in the background meanwhile
+    (``vecgames.web.warmup``). Raises ImportError with the install line when the extra is
+    missing."""
     try:
         import uvicorn
 
@@ -33,6 +35,10 @@ def serve(host: str = "127.0.0.1", port: int = 8765, checkpoints: Sequence[str] 
     catalog.load(list(checkpoints))
     local = host in LOOPBACK
     app = create_app(catalog, replays, allowed_hosts=LOCAL_HOSTS if local else ["*"])
+    if warm:
+        from .warmup import start_warm_up
+
+        start_warm_up(app.state.vecgames)  # prints its progress on stderr
     shown = f"[{host}]" if ":" in host else host
     print(f"vecgames serve: http://{shown}:{port}/  (Ctrl-C to stop)", flush=True)
     if not local:

@@ -8,13 +8,21 @@ to a browser comes from :meth:`Session.message`, which renders only what the ses
 may see (``views.table_view``). Sessions live in a :class:`SessionStore` under ids from
 ``secrets.token_urlsafe``; players come from a :class:`Catalog`: built-in names, or
 checkpoints loaded when the server started (never a path from a request).
+
+A seated session's deal comes from its seed mixed with a key the server draws at start
+(:func:`deal_seed`), and its messages carry no seed until the match is over: the seed a
+person chose (or saw) never rebuilds the deal through ``vecgames.make``, a spectator session
+or an arena.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import importlib
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -29,8 +37,28 @@ from . import views
 
 GAMES = tuple(views.VIEW_MODULES)
 MAX_GAMES_PER_MATCH = 1000
-MAX_STEPS_PER_GAME = 20_000  # a guard: every game ends far sooner (the envs cap their steps)
+MAX_STEPS_PER_GAME = 20_000  # a guard: a game still going then ends as truncated
 LOG_LINES = 300  # the move log kept per session (the latest lines)
+# Rule options that set how long a game may run, bounded on the web (the library takes more):
+# a request cannot make one game or one arena run for minutes.
+WEB_OPTION_LIMITS: dict[str, dict[str, int]] = {
+    "liars_dice": {"num_rounds": 100, "max_round_steps": 1000},
+    "zhajinhua": {"max_rounds": 100},
+    "dayaoguai": {"max_steps": 5000},
+    "holdem": {"stack": 100_000},
+}
+SERVER_KEY = secrets.token_bytes(32)  # drawn per process (an app draws its own)
+
+
+def deal_seed(seed: int, game: str, key: bytes) -> int:
+    """The env seed of a seated session: ``seed`` mixed with the server's key (HMAC-SHA256),
+    so that the same seed gives the same deal on this server and reveals nothing elsewhere."""
+    digest = hmac.new(key, f"{game}:{seed}".encode(), hashlib.sha256).digest()
+    return int.from_bytes(digest[:4], "little") & 0x7FFF_FFFF
+
+
+class GameTooLong(Exception):
+    """A session's game passed MAX_STEPS_PER_GAME moves (it ends as truncated)."""
 
 
 class WebError(Exception):
@@ -63,9 +91,15 @@ def check_options(game: str, options: Any) -> dict[str, Any]:
         raise WebError(f"unknown rule option(s) {unknown} for {game}; the options are "
                        f"{sorted(defaults)}")
     out = {}
+    limits = WEB_OPTION_LIMITS.get(game, {})
     for key, value in options.items():
         if not (value is None or isinstance(value, (bool, int, str))):
             raise WebError(f"rule option {key!r} must be a number, a word or true/false")
+        top = limits.get(key)
+        if top is not None and isinstance(value, int) and not isinstance(value, bool) \
+                and value > top:
+            raise WebError(f"rule option {key!r} is at most {top:,} on the web server, got "
+                           f"{value:,}")
         out[str(key)] = value
     return out
 
@@ -157,7 +191,7 @@ class Session:
 
     def __init__(self, catalog: Catalog, game: Any, opponents: Any = None,
                  seat: int | None = 0, options: Any = None, games: Any = None,
-                 seed: Any = None):
+                 seed: Any = None, key: bytes = SERVER_KEY):
         from ..games.catalog import make
         from ..simulators.mixed import Table
 
@@ -191,7 +225,10 @@ class Session:
         try:
             self.table = Table(self.game, [Person() if p == seat else by_seat[p]
                                            for p in range(n)], {**opts, "num_players": n})
-            self.env: Any = make(self.game, num_envs=1, seed=self.seed, **self.table.env_options)
+            # a person's deal hangs on the server's key too (the seed alone never rebuilds it)
+            self.deal_seed = self.seed if seat is None else deal_seed(self.seed, self.game, key)
+            self.env: Any = make(self.game, num_envs=1, seed=self.deal_seed,
+                                 **self.table.env_options)
             self.table.check_env(self.env)
         except (ValueError, TypeError) as exc:
             raise WebError(f"players: {exc}") from None
@@ -209,9 +246,10 @@ class Session:
         self._game_reward = np.zeros(n)
         self._final: Any = None  # the state the last game ended in (shown until the next)
         self._shown: list[int] = []
+        self._stopped = False  # a game ended by the server mid-way: the env deals afresh
         with numba_threads(1):
             self._obs, self._info = self.env.reset()
-            self._run_players()
+            self._guarded(self._run_players)
 
     # -- moves -------------------------------------------------------------------------------
     @property
@@ -229,12 +267,59 @@ class Session:
         if self.to_act != self.seat:  # pragma: no cover - the players move before replying
             raise WebError("it is not your turn", 409)
         action = parse_action(self.game, body)
+        self.check_version(body, required=True)
         with numba_threads(1):
             try:
                 self._step(action)
             except (ValueError, TypeError) as exc:  # the env's contract: nothing changed
                 raise WebError(f"illegal move: {exc}", 400) from None
-            self._run_players()
+            except Exception:
+                self._stop_game("the server stopped this game: a move failed")
+                raise
+            self._guarded(self._run_players)
+
+    def check_version(self, body: Any, required: bool = False) -> None:
+        """The ``version`` a request saw (the last message's): a 409 when the session has
+        moved since, so a repeated or crossed request never plays twice."""
+        seen = body.get("version") if isinstance(body, Mapping) else None
+        if seen is None:
+            if required:
+                raise WebError("version: give the version of the last message (a move is "
+                               "played only on the state it was chosen on)")
+            return
+        if isinstance(seen, bool) or not isinstance(seen, int):
+            raise WebError(f"version must be an integer, got {seen!r}")
+        if seen != self.version:
+            raise WebError(f"the game has moved on (version {self.version}, your request "
+                           f"saw {seen}): reload it", 409)
+
+    def _guarded(self, run: Any) -> None:
+        """``run()`` (the seats' moves); a game that fails or runs past the guard ends as
+        truncated, so the session never stays "playing" on a broken game."""
+        try:
+            run()
+        except GameTooLong:
+            self._stop_game(f"the game passed {MAX_STEPS_PER_GAME:,} moves: ended as truncated")
+        except Exception:
+            self._stop_game("the server stopped this game: a move failed")
+            raise
+
+    def _stop_game(self, text: str) -> None:
+        """End the current game as truncated where it stands (the payoffs so far count)."""
+        if self.status != "playing":
+            return
+        state = row_state(self.env.state, 0)
+        total = self._game_reward.copy()
+        self._game_reward[:] = 0
+        self.score += total
+        self.results.append([float(x) for x in total])
+        self._final, self._shown = state, []
+        self.result = {"rewards": [float(x) for x in total], "text": text, "truncated": True,
+                       "shown": []}
+        self.log.append({"seat": None, "text": text})
+        self._stopped = True
+        self.version += 1
+        self.status = "finished" if self.game_no >= self.games else "over"
 
     def advance(self) -> None:
         """A spectated game: the next move of the player to act (or the next game)."""
@@ -246,7 +331,7 @@ class Session:
             if self.status == "over":
                 self._next_game()
                 return
-            self._step(self._player_move())
+            self._guarded(lambda: self._step(self._player_move()))
 
     def next_game(self) -> None:
         if self.status != "over":
@@ -254,9 +339,13 @@ class Session:
                            "the match is over", 409)
         with numba_threads(1):
             self._next_game()
-            self._run_players()
+            self._guarded(self._run_players)
 
     def _next_game(self) -> None:
+        if self._stopped:  # the env still holds the stopped game: deal the next one
+            self._obs, self._info = self.env.reset()
+            self._stopped = False
+        self.version += 1
         self.game_no += 1
         self.status = "playing"
         self.result, self._final, self._shown = None, None, []
@@ -270,7 +359,7 @@ class Session:
             if self.status != "playing" or self.to_act == self.seat:
                 return
             self._step(self._player_move())
-        raise RuntimeError("a game did not end")  # pragma: no cover
+        raise GameTooLong
 
     def _player_move(self) -> Action:
         from ..simulators.mixed import choose
@@ -332,10 +421,12 @@ class Session:
             moves = views.move_list(self.game, self.view, s, self.env, self.env.action_mask[0])
         if not your_turn and self.game == "holdem":
             table["raise"] = None  # the raise range is the acting seat's business
+        # a seat learns the seed (the env's: it rebuilds the deals) once the match is over
+        seed = self.deal_seed if self.seat is None or self.status == "finished" else None
         return {"id": self.id, "game": self.game, "title": views.TITLES[self.game],
                 "mode": "watch" if self.seat is None else "play", "seat": self.seat,
                 "labels": self.labels, "status": self.status, "game_no": self.game_no,
-                "games": self.games, "seed": self.seed, "version": self.version,
+                "games": self.games, "seed": seed, "version": self.version,
                 "to_act": self.to_act if playing else None, "your_turn": your_turn,
                 "table": table, "moves": moves, "log": list(self.log),
                 "result": self.result, "score": [float(x) for x in self.score],
@@ -367,18 +458,29 @@ T = TypeVar("T")
 
 
 class Store(Generic[T]):
-    """Items (with an ``id``) by id; the least recently used goes beyond ``limit``."""
+    """Items (with an ``id``) by id, at most ``limit``: beyond it the least recently used goes
+    if no request touched it for ``keep_active`` seconds; else the new item is refused (503),
+    so a flood of new items never pushes out the ones in use."""
 
-    def __init__(self, limit: int, what: str = "item"):
-        self.limit, self.what = limit, what
+    def __init__(self, limit: int, what: str = "item", keep_active: float = 0.0):
+        self.limit, self.what, self.keep_active = limit, what, keep_active
         self._items: OrderedDict[str, T] = OrderedDict()
+        self._used: dict[str, float] = {}
         self._lock = threading.Lock()
 
     def add(self, item: T) -> T:
+        key: str = item.id  # type: ignore[attr-defined]
+        now = time.monotonic()
         with self._lock:
-            self._items[item.id] = item  # type: ignore[attr-defined]
-            while len(self._items) > self.limit:
+            while len(self._items) >= self.limit:
+                oldest = next(iter(self._items))
+                if now - self._used[oldest] < self.keep_active:
+                    raise WebError(f"the server holds {len(self._items):,} {self.what}s in use: "
+                                   f"try again later", 503)
                 self._items.popitem(last=False)
+                del self._used[oldest]
+            self._items[key] = item
+            self._used[key] = now
         return item
 
     def get(self, key: str) -> T:
@@ -387,11 +489,13 @@ class Store(Generic[T]):
             if item is None:
                 raise WebError(f"no such {self.what} (it ended, or the server restarted)", 404)
             self._items.move_to_end(key)
+            self._used[key] = time.monotonic()
             return item
 
     def remove(self, key: str) -> None:
         with self._lock:
             self._items.pop(key, None)
+            self._used.pop(key, None)
 
     def values(self) -> list[T]:
         with self._lock:
