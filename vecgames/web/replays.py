@@ -30,7 +30,7 @@ from ..policies.human import row_state
 from . import views
 from .sessions import GAMES, Store, WebError, request_int
 
-MAX_REPLAY_MOVES = 10_000  # a game's moves; the longest real games take a few hundred
+MAX_REPLAY_MOVES = 10_000  # twice Da Yaoguai's default step cap (the longest games)
 MAX_STORED_MOVES = 200_000  # the moves of every replay the server holds (the oldest go)
 MAX_FRAMES_PER_PAGE = 500
 
