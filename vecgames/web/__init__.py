@@ -10,6 +10,7 @@ Starlette: only :func:`serve` and ``app`` do.
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Sequence
 
 MISSING = ("vecgames serve needs the web extra (Starlette and uvicorn): "
@@ -29,12 +30,16 @@ def serve(host: str = "127.0.0.1", port: int = 8765, checkpoints: Sequence[str] 
         from .app import LOCAL_HOSTS, create_app
     except ImportError as exc:
         raise ImportError(f"{MISSING} ({exc})") from None
+    from ..arena.api import FewUnitsWarning
     from .sessions import Catalog
 
     catalog = Catalog()
     catalog.load(list(checkpoints))
     local = host in LOOPBACK
     app = create_app(catalog, replays, allowed_hosts=LOCAL_HOSTS if local else ["*"])
+    # an arena's early stages rest on few deals: the page shows their intervals, the
+    # server's log need not warn of each
+    warnings.filterwarnings("ignore", category=FewUnitsWarning)
     if warm:
         from .warmup import start_warm_up
 
