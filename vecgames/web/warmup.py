@@ -19,25 +19,36 @@ from typing import Any, TextIO
 from .sessions import GAMES, Catalog, Session
 
 MAX_WARM_STEPS = 3000  # a watched game's moves (every game ends far sooner)
+WARM_MOVES = 8  # moves of each other player: enough to compile what it calls
 log = logging.getLogger("vecgames.web")
 
 
 def warm_game(catalog: Catalog, game: str) -> None:
-    """One watched game of ``game`` with its default player at every seat, and a one-game
-    arena of that player against ``random`` (the simulate kernels)."""
+    """One watched game of ``game`` with its default player at every seat, a few moves of
+    each other player that plays at a table (Hanabi's ``search`` took 96 s to its first
+    move), and a one-game arena of the default player against ``random`` (the simulate
+    kernels)."""
     from ..arena import arena
 
     session = Session(catalog, game, seat=None, seed=0)
-    for _ in range(MAX_WARM_STEPS):
-        if session.status != "playing":
-            break
-        session.advance()
-    session.message(True)
     default = session.view.default_agent
+    watch(session, MAX_WARM_STEPS)
+    for name in catalog.builtins(game, table=True):
+        if name != default:
+            watch(Session(catalog, game, name, seat=None, seed=0), WARM_MOVES)
     if default != "random":
         with warnings.catch_warnings():  # (one game: the arena warns of its few units)
             warnings.simplefilter("ignore")
             arena(game, [default, "random"], 1, 0, num_threads=1, progress=False)
+
+
+def watch(session: Session, moves: int) -> None:
+    """Step a spectated session up to ``moves`` moves, and render it."""
+    for _ in range(moves):
+        if session.status != "playing":
+            break
+        session.advance()
+    session.message(True)
 
 
 def warm_up(catalog: Catalog, games: Sequence[str] = GAMES, out: TextIO | None = None,
