@@ -253,15 +253,16 @@ def test_a_game_past_the_step_guard_ends_truncated(monkeypatch):
 
 
 def test_a_move_that_fails_leaves_no_session_playing(monkeypatch):
-    app = create_app()
+    app = create_app(deal_key=b"fixed key: the same deal every run")
     msg = ok(app, "POST", "/api/sessions", {"game": "liars_dice", "seed": 4})
+    bid = next(m["action"] for m in msg["moves"] if m["group"] != "challenge")  # a bot answers
 
     def broken(self: Any) -> Any:
         raise RuntimeError("a bug in a player")
 
     monkeypatch.setattr(sessions_module.Session, "_player_move", broken)
     res = one(app, "POST", f"/api/sessions/{msg['id']}/action",
-              {"action": msg["moves"][0]["action"], "version": msg["version"]})
+              {"action": bid, "version": msg["version"]})
     after = ok(app, "GET", f"/api/sessions/{msg['id']}")
     assert res.status_code == 500 and after["status"] == "finished"
     assert after["result"]["truncated"]
