@@ -433,7 +433,7 @@ def test_serve_without_the_extra_names_the_install_line(monkeypatch, capsys):
 
     monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if not installed
     assert cli.main(["serve"]) == 1
-    assert "pip install 'vecgames[web]'" in capsys.readouterr().err
+    assert 'pip install -e ".[web]"' in capsys.readouterr().err
 
 
 def test_serve_binds_this_machine_and_prints_the_url(monkeypatch, capsys):

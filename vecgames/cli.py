@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Start the local web app: play against built-in "
                                           "players or checkpoints, watch them play, open "
                                           "arena replays, run arenas. Needs the web extra: "
-                                          "pip install 'vecgames[web]'."))
+                                          'pip install -e ".[web]" (from a clone).'))
     return parser
 
 

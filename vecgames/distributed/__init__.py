@@ -1,6 +1,6 @@
 """Running vecgames on a Ray cluster: sharded ``simulate`` (``simulate.py``) and poker tables
 (``tables.py``); the trainers' rollout actors are in ``training/ray_rollouts.py``. Ray is an
-optional extra (``pip install "vecgames[ray]"``); nothing here is imported by
+optional extra (``pip install -e ".[ray]"``); nothing here is imported by
 ``import vecgames``."""
 
 from .cluster import connect, run_sharded

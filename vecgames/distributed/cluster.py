@@ -18,7 +18,7 @@ def _ray():
     try:
         import ray
     except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError('backend="ray" needs Ray: pip install "vecgames[ray]"') from error
+        raise ImportError('backend="ray" needs Ray: pip install -e ".[ray]"') from error
     return ray
 
 

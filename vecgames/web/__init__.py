@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Sequence
 
 MISSING = ("vecgames serve needs the web extra (Starlette and uvicorn): "
-           "pip install 'vecgames[web]'")
+           'pip install -e ".[web]" (from a clone)')
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
