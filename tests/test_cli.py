@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import types
 
@@ -32,6 +33,19 @@ def test_simulate_report_and_csv(tmp_path, capsys):
     assert list(tmp_path.glob("report_*.png")) and list(tmp_path.glob("report_*.csv"))
     games = pd.read_csv(games_csv)
     assert len(games) == 5000 and "chips_3" in games.columns and "chips_4" not in games.columns
+
+
+def test_simulate_says_what_its_rate_counts_and_times_the_report_apart(tmp_path, capsys):
+    report = tmp_path / "report.md"
+    assert main(["simulate", "zhajinhua", "--games", "2000", "--players", "3",
+                 "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    rate = re.search(r"^simulated 2,000 games in [\d.]+ s: [\d.,]+ (M |k )?games/s in the "
+                     r"kernels incl\. building the DataFrame \(kernel load/compile [\d.]+ s "
+                     r"and any report not counted\)$", out, re.M)
+    assert rate, out
+    assert re.search(r"^wrote .*report\.md \(\+ \d+ csv/png files beside it\) in [\d.]+ s ",
+                     out, re.M), out
 
 
 def test_simulate_summary_with_rules(capsys):
