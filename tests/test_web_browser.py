@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import socket
+import sys
 import threading
 import time
 import urllib.request
@@ -190,7 +191,7 @@ def test_spectate_with_every_hand(server, page, shots):
     page.wait_for_selector("#game")
     assert page.locator(".card.back").count() > 0  # public view: hands face down
     page.check("#reveal")
-    page.wait_for_function("document.querySelectorAll('.card.back').length === 0")
+    page.wait_for_function("() => document.querySelectorAll('.card.back').length === 0")
     version = page.get_attribute("#game", "data-version")
     page.click("#step")
     wait_version(page, version)
@@ -259,3 +260,47 @@ def test_the_lobby_sends_the_players_and_rules_chosen(server, page):
     record = server_json(base, f"/api/sessions/{sid}")
     assert record["labels"] == ["you", "random", "percentile"]
     assert page.inner_text("#error") == ""
+
+
+def test_a_double_click_plays_one_move(server, page):
+    """The move buttons are disabled while a move is in flight, and the move carries the
+    version it was chosen on: a double-click on a Hanabi hint gives one hint."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.select_option("#game-select", "hanabi")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    assert "seed shown when the match ends" in page.inner_text("#game h2")
+    version = page.get_attribute("#game", "data-version")
+    page.locator('.move-group[data-group="hint"] button.move').first.dblclick()
+    wait_version(page, version)
+    page.wait_for_selector("button.move")
+    record = server_json(base, f"/api/sessions/{sid}")
+    mine = [line for line in record["log"] if line["seat"] == 0]
+    assert len(mine) == 1, mine
+    assert page.inner_text("#error") == ""
+
+
+def test_a_running_arena_can_be_cancelled(server, page, monkeypatch):
+    """The Cancel button stops a running arena (its stages are held until the click, so the
+    arena is surely running then)."""
+    arena_module = sys.modules["vecgames.arena"]  # the package (vecgames.arena is the function)
+    gate, real = threading.Event(), arena_module.arena
+
+    def held(game: str, players: Any, games: int, *args: Any, **kwargs: Any) -> Any:
+        if games > 1:  # a stage, not the one-game check before the job starts
+            gate.wait(30)
+        return real(game, players, games, *args, **kwargs)
+
+    monkeypatch.setattr(arena_module, "arena", held)
+    base, _ = server
+    page.goto(base + "/#/arena")
+    page.select_option("#arena-game", "zhajinhua")
+    page.fill("#arena-games", "64")
+    page.click("#arena-start")
+    page.wait_for_selector("#arena-cancel")
+    page.click("#arena-cancel")
+    page.wait_for_selector('#arena-status[data-status="cancelled"]')
+    gate.set()
+    assert page.locator("#arena-cancel").count() == 0

@@ -45,7 +45,9 @@ async function api(method, path, body) {
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
   if (!res.ok) {
     showError(data.error || `HTTP ${res.status}`);
-    throw new Error(data.error || `HTTP ${res.status}`);
+    const err = new Error(data.error || `HTTP ${res.status}`);
+    err.status = res.status;
+    throw err;
   }
   showError("");
   return data;
@@ -240,11 +242,30 @@ function movesPanel(msg) {
   return panel;
 }
 
+let moveInFlight = false;
+
+// One move at a time: the buttons are disabled until the server answers (a double-click plays
+// once), and the move names the version it was chosen on, so the server refuses (409) a move
+// made on a table that has changed since; the page then shows the table as it is now.
 async function sendMove(msg, body) {
+  if (moveInFlight) return;
+  moveInFlight = true;
+  document.querySelectorAll("#moves button, #moves input").forEach((b) => { b.disabled = true; });
   try {
-    const next = await api("POST", `/api/sessions/${msg.id}/action`, body);
+    const next = await api("POST", `/api/sessions/${msg.id}/action`, { ...body, version: msg.version });
     renderSession(next);
-  } catch (e) { /* shown in the error banner */ }
+  } catch (e) {
+    if (e.status === 409) {
+      try {
+        renderSession(await api("GET", `/api/sessions/${msg.id}`));
+        showError("the table changed before your move arrived: here it is now, move again");
+      } catch (e2) { /* shown in the error banner */ }
+    } else {
+      document.querySelectorAll("#moves button, #moves input").forEach((b) => { b.disabled = false; });
+    }
+  } finally {
+    moveInFlight = false;
+  }
 }
 
 // ------------------------------------------------------------------ a session page
@@ -312,7 +333,7 @@ function renderSession(msg) {
   const title = msg.mode === "watch" ? `Watching ${msg.title}` : `${msg.title}: you are seat ${msg.seat}`;
   main.replaceChildren(h("section", { id: "game", "data-game": msg.game,
                                       "data-version": msg.version, "data-status": msg.status },
-    h("h2", {}, title, h("small", {}, ` · game ${msg.game_no} of ${msg.games} · seed ${msg.seed}`)),
+    h("h2", {}, title, h("small", {}, ` · game ${msg.game_no} of ${msg.games} · seed ${msg.seed === null ? "shown when the match ends" : msg.seed}`)),
     msg.mode === "watch" ? watchControls(msg) : "",
     h("div", { class: "play-area" },
       h("div", { class: "table-col" }, table, movesPanel(msg), resultPanel(msg)),
@@ -353,8 +374,20 @@ function playerSelect(game, name, value) {
     h("option", { value: n, selected: n === value, title: game.players[n] || "checkpoint" }, n)));
 }
 
+// The game list, and a notice while the server still compiles its kernels (first run only):
+// the lobby works meanwhile, a first move may wait for its game's kernels.
+async function loadGames() {
+  const data = await api("GET", "/api/games");
+  const note = document.getElementById("warming");
+  if (note) {
+    note.hidden = !data.warming;
+    if (data.warming) setTimeout(loadGames, 3000);
+  }
+  return data.games;
+}
+
 async function lobby(watch) {
-  GAMES = GAMES || (await api("GET", "/api/games")).games;
+  GAMES = GAMES || await loadGames();
   const main = document.getElementById("main");
   const gameSel = h("select", { id: "game-select" }, GAMES.map((g) =>
     h("option", { value: g.name }, g.title)));
@@ -483,7 +516,7 @@ async function replayView(id) {
 // ------------------------------------------------------------------ arena
 
 async function arenaForm() {
-  GAMES = GAMES || (await api("GET", "/api/games")).games;
+  GAMES = GAMES || await loadGames();
   const main = document.getElementById("main");
   const gameSel = h("select", { id: "arena-game" }, GAMES.map((g) => h("option", { value: g.name }, g.title)));
   const players = h("fieldset", { id: "arena-players" });
@@ -531,7 +564,10 @@ async function arenaView(id) {
     h("p", { id: "arena-status", "data-status": job.status },
       `${job.status} · stage ${job.stages.length}/${job.stage_count} `, progress,
       s ? ` · ${s.games} games per assignment (${s.total_games} in all, ${s.seconds} s), unit ${s.unit}` : "",
-      job.error ? ` · ${job.error}` : "")];
+      job.error ? ` · ${job.error}` : "",
+      job.status === "running" ? h("button", { id: "arena-cancel", onclick: async () => {
+        try { await api("DELETE", `/api/arena/${id}`); arenaView(id); } catch (e) { /* shown */ }
+      } }, "Cancel") : "")];
   if (s && s.ratings) {
     parts.push(h("h3", {}, "Ratings"), dfTable(s.ratings, ["player", "rating", "ci_low", "ci_high", "elo", "games"], "ratings"));
     const m = s.matrix;
