@@ -304,3 +304,29 @@ def test_a_running_arena_can_be_cancelled(server, page, monkeypatch):
     page.wait_for_selector('#arena-status[data-status="cancelled"]')
     gate.set()
     assert page.locator("#arena-cancel").count() == 0
+
+
+def test_the_move_log_numbers_moves_only(server, page):
+    """A game separator takes no move number, and the list leaves room for three digits."""
+    base, _ = server
+    page.goto(base + "/#/watch")
+    page.select_option("#game-select", "zhajinhua")
+    page.fill('#lobby [name="games"]', "2")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    for _ in range(400):  # step game 1 to its end, then open game 2
+        if page.locator("#next-game").count():
+            version = page.get_attribute("#game", "data-version")
+            page.click("#next-game")
+            wait_version(page, version)
+            break
+        version = page.get_attribute("#game", "data-version")
+        page.click("#step")
+        wait_version(page, version)
+    assert page.locator("#log li.sep").count() >= 1
+    numbers = page.evaluate(
+        "() => [...document.querySelectorAll('#log li:not(.sep)')].map((li) => li.value)")
+    assert numbers == list(range(1, len(numbers) + 1)), numbers
+    pad, font = page.evaluate("() => { const s = getComputedStyle(document.querySelector('#log'));"
+                              " return [parseFloat(s.paddingLeft), parseFloat(s.fontSize)]; }")
+    assert pad >= 3 * font  # "100." fits

@@ -270,9 +270,11 @@ async function sendMove(msg, body) {
 
 // ------------------------------------------------------------------ a session page
 
+// Moves are numbered explicitly so that a game separator does not use up a number.
 function logPanel(lines) {
-  const list = h("ol", { class: "log", id: "log" }, lines.map((l) =>
-    h("li", { class: l.seat === null ? "sep" : "" }, l.text)));
+  let n = 0;
+  const list = h("ol", { class: "log", id: "log" }, lines.map((l) => (l.seat === null
+    ? h("li", { class: "sep" }, l.text) : h("li", { value: ++n }, l.text))));
   setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
   return list;
 }
