@@ -169,7 +169,17 @@ def test_list(capsys):
     out = capsys.readouterr().out
     for g in vecgames.list_games():
         assert g.name in out and g.gym_id in out and ", ".join(g.policies) in out
-    assert "obs_dim full " in out and "num_actions" in out
+    assert "obs 'full' 232" in out and "actions 111" in out
+    assert "sizes: obs = floats in one seat's observation" in out  # the legend of the sizes
+
+
+def test_list_says_original_not_seed_for_the_original_rules(capsys):
+    """'seed' is a random seed; the original documents are 'the original'. The only 'seed'
+    left is the name of the original's observation layout (an option value users type)."""
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    assert "the original's challenger" in out
+    assert re.findall(r"seed\S*", out.replace("'seed'", "").replace("'seed1680'", "")) == []
 
 
 def test_list_json(capsys):

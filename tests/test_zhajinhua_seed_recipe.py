@@ -23,7 +23,7 @@ PROG = "python -m vecgames.training.zhajinhua"
 
 
 def seed_config(tmp_path, *args: str) -> tz.Config:
-    return tz.TRAINER.parse(["--recipe", "seed", "--players", "3", "--envs", "8",
+    return tz.TRAINER.parse(["--recipe", "original", "--players", "3", "--envs", "8",
                              "--hidden", "16", "--out", str(tmp_path / "run"), *args], PROG)
 
 
@@ -31,7 +31,7 @@ def test_recipe_defaults_and_refusals(tmp_path, capsys):
     """--recipe seed: self-play on the seed observation, no value or entropy term, its own
     defaults; the default recipe's options are refused with it."""
     cfg = seed_config(tmp_path)
-    assert (cfg.recipe, cfg.env_options, cfg.mix) == ("seed", {"obs": "seed"}, "self=1")
+    assert (cfg.recipe, cfg.env_options, cfg.mix) == ("original", {"obs": "seed"}, "self=1")
     assert (cfg.entropy_coef, cfg.value_coef, cfg.lr, cfg.beta) == (0.0, 0.0, 0.03, 1.0)
     assert seed_config(tmp_path, "--lr", "0.5").lr == 0.5  # a given option wins
     assert tz.TRAINER.parse([], PROG).recipe == "default"
@@ -126,11 +126,11 @@ def test_seed_recipe_iteration_is_collect_then_seed_update(tmp_path):
 def test_tiny_seed_run_leaves_the_value_head_alone(tmp_path):
     """A tiny run: no value term, so the value head keeps its initial weights."""
     out = tmp_path / "run"
-    assert tz.main(["--recipe", "seed", "--players", "3", "--envs", "8", "--hidden", "16",
+    assert tz.main(["--recipe", "original", "--players", "3", "--envs", "8", "--hidden", "16",
                     "--iterations", "2", "--eval-games", "60", "--eval-opponents",
                     "random,heuristic", "--out", str(out), "--no-progress", "--seed", "3"]) == 0
     record = json.loads((out / "eval.json").read_text())
-    assert record["config"]["recipe"] == "seed" and set(record["evals"]) == {"random",
+    assert record["config"]["recipe"] == "original" and set(record["evals"]) == {"random",
                                                                                "heuristic"}
     ckpt = torch.load(out / "final.pt", weights_only=True)
     assert ckpt["env_options"] == {"num_players": 3, "obs": "seed"}
@@ -144,3 +144,10 @@ def test_tiny_seed_run_leaves_the_value_head_alone(tmp_path):
 def test_heuristic_opponents_beat_a_random_seat():
     rec = evaluation.field_score("zhajinhua", "random", "heuristic", 2000, 1, {"num_players": 4})
     assert rec["games"] == 2000 and rec["ci95_high"] < 0
+
+
+def test_recipe_seed_is_a_deprecated_name_of_original(capsys):
+    """Old commands keep working: ``--recipe seed`` is the original recipe, said on stderr."""
+    cfg = tz.TRAINER.parse(["--recipe", "seed", "--players", "3"], PROG)
+    assert cfg == tz.TRAINER.parse(["--recipe", "original", "--players", "3"], PROG)
+    assert "--recipe seed is deprecated: it is now --recipe original" in capsys.readouterr().err

@@ -4,7 +4,8 @@ KL(pi_old || pi_new) penalty; ``--algo ppo`` for PPO's) against random players b
 Run ``vecgames train zhajinhua --iterations 81`` (or ``python -m vecgames.training.zhajinhua``);
 docs/training.md has the options and measured results. All-random tables are the default
 because the evaluation is against random players (self-play tables cost chips there).
-``--recipe seed`` trains as seed 003 describes instead (``zhajinhua_seed``).
+``--recipe original`` trains as the original document 003 describes instead (``zhajinhua_seed``;
+``--recipe seed`` is its deprecated name).
 """
 
 from __future__ import annotations
@@ -17,14 +18,16 @@ from typing import Any
 from . import config_cli, core, pg
 from . import zhajinhua_seed as seed_recipe
 
-RECIPES = ("default", "seed")
+RECIPES = ("default", "original", "seed")
+# "seed": the deprecated name of "original" (old commands and checkpoints still work).
+ORIGINAL = ("original", "seed")
 
 
 @dataclass
 class Config(pg.Config):
     """``pg.Config`` with Zha Jin Hua's defaults, and the recipe."""
 
-    recipe: str = "default"  # "seed": seed 003's algorithm (zhajinhua_seed.py)
+    recipe: str = "default"  # "original": document 003's algorithm (zhajinhua_seed.py)
 
     def draws_random(self) -> bool:
         return True
@@ -36,12 +39,12 @@ def table_options(cfg: pg.Config) -> dict[str, Any]:
 
 
 def build(cfg: Any, device: Any, gen: Any) -> core.Algorithm:
-    if getattr(cfg, "recipe", "default") == "seed":
+    if getattr(cfg, "recipe", "default") in ORIGINAL:
         return seed_recipe.SeedRecipe(cfg, device, gen)
     return pg.PolicyGradient(cfg, device, gen)
 
 
-# Options of the default recipe that the seed recipe has no use for.
+# Options of the default recipe that the original recipe has no use for.
 NOT_IN_SEED_RECIPE = ("--steps", "--epochs", "--minibatches", "--entropy-coef", "--value-coef",
                       "--mix", "--workers", "--algo", "--returns")
 
@@ -58,13 +61,17 @@ def check_config(cfg: pg.Config) -> None:
 
 
 def apply_recipe(cfg: Config, argv: Sequence[str] | None) -> Config:
-    """``--recipe seed`` sets its defaults where an option was not given."""
-    if cfg.recipe != "seed":
+    """``--recipe original`` sets its defaults where an option was not given (``seed``: its
+    deprecated name, said on stderr)."""
+    if cfg.recipe not in ORIGINAL:
         return cfg
+    if cfg.recipe == "seed":
+        print("--recipe seed is deprecated: it is now --recipe original", file=sys.stderr)
+        cfg = replace(cfg, recipe="original")
     given = config_cli.given_flags(argv)
     unused = sorted(given & set(NOT_IN_SEED_RECIPE))
     if unused:
-        raise SystemExit(f"--recipe seed plays whole self-play games with one update per "
+        raise SystemExit(f"--recipe original plays whole self-play games with one update per "
                          f"iteration; it takes none of {', '.join(unused)}")
     defaults: dict[str, Any] = {k: v for k, v in seed_recipe.DEFAULTS.items()
                                 if f"--{k}" not in given}
@@ -77,12 +84,14 @@ TRAINER = core.Trainer(
     env_options=lambda cfg: cfg.env_kwargs(),
     evaluate=core.field_evaluation(table_options),
     description="Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty against random "
-                "players; --recipe seed: the seed's self-play policy gradient) and score it "
-                "in the arena against --eval-opponents.",
+                "players; --recipe original: the original document's self-play policy "
+                "gradient) and score it in the arena against --eval-opponents.",
     help={**pg.HELP, "players": "seats per table (2..6)",
-          "recipe": "'seed': train as seed 003 describes (self-play, one trajectory per seat "
-                    "and game, a plain gradient step then a KL step, no value or entropy "
-                    f"term, obs='seed'; defaults {seed_recipe.DEFAULTS})"},
+          "recipe": "'original': train as the original document 003 describes (self-play, "
+                    "one trajectory per seat and game, a plain gradient step then a KL step, "
+                    "no value or entropy "
+                    f"term, obs='seed'; defaults {seed_recipe.DEFAULTS}); 'seed': its deprecated "
+                    "name"},
     choices={**pg.CHOICES, "recipe": RECIPES}, checks=check_config, finish=apply_recipe,
     panels={"learner payoff per game (training)": ["vs_random", "vs_league"],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},

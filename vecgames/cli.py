@@ -188,7 +188,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
                         "500, dayaoguai 50; 0: none; zhajinhua counts its decisions in the run)")
     p.add_argument("--csv", metavar="PATH", help="write the per-game (or summary) table")
     p.add_argument("--seat-names", choices=("numbers", "xiyouji"),
-                   help="dayaoguai: seat labels of the report (xiyouji: the seed's 西游记 "
+                   help="dayaoguai: seat labels of the report (xiyouji: the original's 西游记 "
                         "characters 唐僧, 孙悟空, 猪八戒, 沙僧, ...)")
     rules = p.add_argument_group("rule options (default: the game's defaults)")
     rules.add_argument("--players", type=int)
@@ -299,7 +299,7 @@ def _list(args: argparse.Namespace) -> int:
         print(json.dumps([dataclasses.asdict(g) for g in infos], indent=2))
         return 0
     for g in infos:
-        sizes = ", ".join(f"{k} {v}" for k, v in g.obs_dim.items())
+        sizes = ", ".join(f"{k!r} {v}" for k, v in g.obs_dim.items())
         print(f"{g.name}  ({g.gym_id}; report: {'yes' if g.name in REPORTS else 'no'})")
         print(f"  rules:    {_options_text(g.rule_options)}")
         print(f"  env:      {_options_text(g.env_options)}")
@@ -310,9 +310,16 @@ def _list(args: argparse.Namespace) -> int:
         width = max(map(len, g.policies))
         for player, how in players(g.name).items():
             print(f"    {player:<{width}}  {how}")
-        print(f"  sizes:    obs_dim {sizes}; num_actions {g.num_actions} "
-              f"({g.num_players} players)")
+        print(f"  sizes:    obs {sizes}; actions {g.num_actions} ({g.num_players} players)")
+    print(f"\n{LIST_LEGEND}")
     return 0
+
+
+# What the sizes line counts. A layout named 'seed' is the original rules' observation: an
+# env option value (obs= or observation=), so it keeps its name.
+LIST_LEGEND = ("sizes: obs = floats in one seat's observation, per observation layout (the env "
+               "option obs= or observation=; layout 'seed' is the original rules' layout), at "
+               "the default rules; actions = the action ids of the env")
 
 
 def _options_text(options: dict[str, Any]) -> str:

@@ -3,7 +3,7 @@
     vecgames play liars-dice                          # you against the heuristic, 1 round
     vecgames play liars-dice --players 4 --rounds 3   # you against three heuristic players
     vecgames play liars-dice --agent runs/ld.pt       # against a trained agent (needs torch)
-    vecgames play liars-dice --variant basic          # the seed's basic rules: 飞 only
+    vecgames play liars-dice --variant basic          # the original's basic rules: 飞 only
     vecgames play liars-dice --watch --agent heuristic,random --seed 3 --delay 1
 
 One table (a ``LiarsDiceEnv`` with a single env) where one seat is a person who types bids at
@@ -608,7 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--delay", type=float, default=0.0,
                    help="seconds to wait after each computer move (default 0)")
     p.add_argument("--variant", default="zhai_fei", choices=("zhai_fei", "basic"),
-                   help="zhai_fei: bids in 斋 or 飞 (default); basic: the seed's basic rules, "
+                   help="zhai_fei: bids in 斋 or 飞 (default); basic: the original's basic rules, "
                         "飞 bids only (ones always wild)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
                    help="heuristic: challenge when the last bid holds with a probability "
@@ -621,7 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
                         default=True, help="a bid may not repeat one made earlier in the "
                         "round (default)")
     repeat.add_argument("--allow-repeat-bids", dest="forbid_repeat_bids",
-                        action="store_false", help="the seed project's rule: repeats allowed")
+                        action="store_false", help="the original rule: repeats allowed")
     return p
 
 

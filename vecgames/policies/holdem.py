@@ -58,7 +58,7 @@ DESCRIPTIONS: dict[str, str] = {
     "check": "checks when free, folds to any bet",
     "strength": "Monte Carlo equity of its hand against the players still in: raises strong "
                 "hands, calls when the pot odds allow, else checks or folds",
-    "raise-uniform": "the seed's raise strategy: raises whenever allowed, to an amount drawn "
+    "raise-uniform": "the original's raise strategy: raises whenever allowed, to an amount drawn "
                      "uniformly between the minimum and the maximum; else calls",
     "equity": "preflop from the 169-class equity tables, postflop Monte Carlo equity against "
               "ranges narrowed by the betting: pot-odds calls, pot-fraction bets and raises",

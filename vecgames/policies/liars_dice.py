@@ -28,7 +28,7 @@ POLICIES = ("random", "heuristic", "odds")
 # One line each on how the built-in players play (``vecgames.players("liars_dice")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions (the challenge is one of them)",
-    "heuristic": "the seed's challenger: challenges a bid that holds with probability below "
+    "heuristic": "the original's challenger: challenges a bid that holds with probability below "
                  "0.5 given its own dice, else makes the legal bid most likely to hold",
     "odds": "exact bid odds given its dice and a posterior over the last bidder's dice from "
             "the round's bids; heads-up it weighs each bid by the chance it is challenged",

@@ -46,7 +46,7 @@ POLICIES = ("random", "uniform", "heuristic", "percentile")
 # One line each on how the built-in players play (``vecgames.players("zhajinhua")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions of the current phase",
-    "uniform": "uniform over all 15 actions (the seed's 完全随机); an illegal pick puts it out",
+    "uniform": "uniform over all 15 actions (the original's 完全随机); an illegal pick puts it out",
     "heuristic": "looks at once, folds weak high cards, calls with middling hands, bets and "
                  "compares with strong ones",
     "percentile": "looks at once, plays by its hand's exact percentile against the opponents "
