@@ -330,3 +330,16 @@ def test_the_move_log_numbers_moves_only(server, page):
     pad, font = page.evaluate("() => { const s = getComputedStyle(document.querySelector('#log'));"
                               " return [parseFloat(s.paddingLeft), parseFloat(s.fontSize)]; }")
     assert pad >= 3 * font  # "100." fits
+
+
+def test_the_lobby_keeps_the_table_size_legal(server, page):
+    """99 players in Hanabi are clamped to its 5 seats: four opponent dropdowns, not 98."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.select_option("#game-select", "hanabi")
+    size = page.locator('#lobby [name="num_players"]')
+    assert size.get_attribute("max") == "5" and size.get_attribute("min") == "2"
+    size.fill("99")
+    size.dispatch_event("change")
+    assert page.locator("#lobby select.player").count() == 4
+    assert size.input_value() == "5"

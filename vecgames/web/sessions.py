@@ -33,7 +33,7 @@ import numpy as np
 from ..arena.replay import Action, apply_action
 from ..core.simulation import numba_threads
 from ..policies.human import row_state
-from . import views
+from . import option_help, views
 
 GAMES = tuple(views.VIEW_MODULES)
 MAX_GAMES_PER_MATCH = 1000
@@ -170,7 +170,8 @@ class Catalog:
                         "players": self.builtins(game, table=True),
                         "arena_players": self.builtins(game),
                         "checkpoints": self.checkpoint_names(game),
-                        "default": view.default_agent})
+                        "default": view.default_agent,
+                        "num_players_range": option_help.player_range(game)})
         return out
 
 

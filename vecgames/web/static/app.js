@@ -399,11 +399,18 @@ async function lobby(watch) {
   const draw = () => {
     const game = GAMES.find((g) => g.name === gameSel.value);
     const opts = h("fieldset", { class: "options" }, h("legend", {}, "Rules"),
-      Object.entries(game.options).map(([k, v]) => h("label", {}, `${k} `, optionInput(k, v))));
+      Object.entries(game.options).map(([k, v]) => h("label", {}, `${k} `, k === "num_players"
+        ? h("input", { type: "number", name: k, value: v, min: game.num_players_range[0],
+                       max: game.num_players_range[1] })
+        : optionInput(k, v))));
     const seats = h("fieldset", { class: "seats" }, h("legend", {}, watch ? "Players" : "Opponents"));
     let drawn = null;  // the table size and your seat the seat list was drawn for
     const drawSeats = () => {
-      const n = Number(form.querySelector('[name="num_players"]').value);
+      // the table size kept to the game's legal range: no 98 dropdowns for 99 players
+      const [lo, hi] = game.num_players_range;
+      const sizeInput = form.querySelector('[name="num_players"]');
+      const n = Math.min(hi, Math.max(lo, Math.round(Number(sizeInput.value)) || lo));
+      if (String(n) !== sizeInput.value) sizeInput.value = n;
       const yourSeat = watch ? null : Number(form.querySelector('[name="seat"]').value || 0);
       if (drawn === `${n}/${yourSeat}`) return;  // a change event that changed neither
       drawn = `${n}/${yourSeat}`;
