@@ -343,3 +343,12 @@ def test_the_lobby_keeps_the_table_size_legal(server, page):
     size.dispatch_event("change")
     assert page.locator("#lobby select.player").count() == 4
     assert size.input_value() == "5"
+
+
+def test_a_ten_is_written_10(server, page):
+    """Poker cards (Zha Jin Hua, Hold'em) write the ten as Da Yaoguai does: "10", not "T"."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.wait_for_selector("#lobby")
+    text = page.evaluate("() => cardEl({card: 32, r: 'T', s: 's'}).textContent")
+    assert text.startswith("10"), text

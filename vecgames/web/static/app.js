@@ -66,9 +66,10 @@ function stopTimer() { if (timer) { clearTimeout(timer); timer = null; } }
 function cardEl(c) {
   if (!c) return h("div", { class: "card back", title: "face down" });
   const red = c.s === "h" || c.s === "d";
+  const rank = c.r === "T" ? "10" : c.r;  // one convention on every table: Da Yaoguai says 10
   return h("div", { class: `card ${red ? "red" : "black"}`, "data-card": c.card,
-                    title: c.r + SUITS[c.s] },
-           h("span", { class: "rank" }, c.r), h("span", { class: "suit" }, SUITS[c.s]));
+                    title: rank + SUITS[c.s] },
+           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, SUITS[c.s]));
 }
 
 function cards(list, count) {
