@@ -101,3 +101,25 @@ def test_documented_command_parses(where, words, capsys):
     elif args.command == "play" and "--help" not in args.args:
         _check_play(args.game, list(args.args), where)
     capsys.readouterr()
+
+
+# Games a README arena command may play: about 3 minutes of checkpoint play on 2 cores.
+README_ARENA_GAMES = 100_000
+
+
+def test_readme_arenas_finish_in_minutes():
+    """An arena plays ``--games`` per seat assignment: three players at six Zha Jin Hua seats
+    have 540, so the README's old ``--games 10000`` was 5.4 M games, over an hour."""
+    from vecgames.api import GAMES
+    from vecgames.arena.schedule import count_assignments
+
+    arenas = [(where, argv) for where, argv in COMMANDS
+              if where.startswith("README.md") and argv[:2] == ["vecgames", "arena"]]
+    assert arenas
+    for where, argv in arenas:
+        args = _parse(build_parser(), argv[1:], where)
+        rules = importlib.import_module(GAMES[args.game][0] + ".rules")
+        options = dict(rule.split("=", 1) for rule in args.rule or [])
+        seats = int(options.get("num_players", rules.DEFAULT_OPTIONS["num_players"]))
+        total = count_assignments(len(args.players.split(",")), seats) * args.games
+        assert total <= README_ARENA_GAMES, f"{where}: {total:,} games"
