@@ -185,8 +185,9 @@ class _Baseline:
         self.observation = "full"
 
     def describe(self) -> str:
+        # only heuristic reads the threshold; every other baseline is named as it is
         return (f"heuristic (challenge threshold {self.threshold:g})" if self.name == "heuristic"
-                else "random")
+                else self.name)
 
     def act(self, env: Any, obs: np.ndarray, mask: np.ndarray) -> int:
         return int(env_actions(env, self.name, self.threshold)[0])
