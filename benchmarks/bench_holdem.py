@@ -2,6 +2,8 @@
 
     python benchmarks/bench_holdem.py [--games 2000000] [--pokerkit-hands 300] [--steps 200]
 
+pokerkit comes with the ``dev`` extra (``pip install -e ".[dev]"``); without it its row says so.
+
 RLCard is measured when it is installed (``pip install rlcard``; not a dependency).
 
 Random six-player hands (the seed's random player: a uniform legal kind, a uniform raise
@@ -25,6 +27,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
+from benchmarks.peers import installed, not_installed_row  # noqa: E402
 from benchmarks.timing import REPEATS, best_seconds, print_table  # noqa: E402
 
 
@@ -82,18 +85,26 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=200)
     args = parser.parse_args()
 
-    pk_rate = args.pokerkit_hands / pokerkit_hands(args.pokerkit_hands)
-    rows = [("pokerkit, random 6-player hands, one call per action", f"{pk_rate:,.0f} hands/s",
-             "1x")]
+    rows: list[tuple[str, ...]] = []
+    pk_rate: float | None = None  # None: pokerkit is not installed, no "vs pokerkit" ratios
+    if installed("pokerkit"):
+        pk_rate = args.pokerkit_hands / pokerkit_hands(args.pokerkit_hands)
+        rows.append(("pokerkit, random 6-player hands, one call per action",
+                     f"{pk_rate:,.0f} hands/s", "1x"))
+    else:
+        rows.append(not_installed_row("pokerkit", 3))
+
+    def vs_pokerkit(rate: float, fmt: str) -> str:
+        return "" if pk_rate is None else format(rate / pk_rate, fmt) + "x"
     rl_seconds = rlcard_hands(args.rlcard_hands)
     if rl_seconds is None:
         rows.append(("RLCard no-limit Hold'em (pip install rlcard)", "not installed", ""))
     else:
         rl_rate = args.rlcard_hands / rl_seconds
         rows.append(("RLCard no-limit Hold'em, random 6-player hands", f"{rl_rate:,.0f} hands/s",
-                     f"{rl_rate / pk_rate:,.1f}x"))
+                     vs_pokerkit(rl_rate, ",.1f")))
     rows.append(("the original pure-Python engine (issue 4's figure, not run here)",
-                 "about 18,000 games/s", f"{18_000 / pk_rate:,.0f}x"))
+                 "about 18,000 games/s", vs_pokerkit(18_000, ",.0f")))
     vecgames.simulate("holdem", 1000)
     vecgames.simulate("holdem", 1000, summary=True)
     stepper = EnvStepper("holdem", BATCH, num_players=6)
@@ -105,7 +116,7 @@ def main() -> None:
             rate = args.games / seconds
             kind = "summary" if summary else "per-hand rows"
             rows.append((f"vecgames.simulate ({kind}), random 6-player hands, {threads} "
-                         f"thread(s)", f"{rate / 1e6:.2f} M hands/s", f"{rate / pk_rate:,.0f}x"))
+                         f"thread(s)", f"{rate / 1e6:.2f} M hands/s", vs_pokerkit(rate, ",.0f")))
         seconds = min(stepper.run(args.steps) for _ in range(REPEATS))
         rate = args.steps * BATCH / seconds
         rows.append((f"HoldemEnv.step, batch {BATCH}, obs + masks, {threads} thread(s)",

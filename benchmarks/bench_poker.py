@@ -4,7 +4,8 @@
 
 Run it alone on the machine (2 cores): timings of concurrent jobs mean nothing. Each figure is
 the best of three runs (of twenty for the millisecond-scale exact equity), after a warm-up call
-that excludes compilation. ``--quick`` shrinks every size for a smoke run.
+that excludes compilation. ``--quick`` shrinks every size for a smoke run. The peers come with
+the ``dev`` extra (``pip install -e ".[dev]"``); without them it prints "not installed" rows.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks.peers import installed, not_installed_row  # noqa: E402
 from benchmarks.timing import best_seconds  # noqa: E402
 from vecgames.core.cards import RANKS, SUITS  # noqa: E402
 from vecgames.poker import evaluate  # noqa: E402
@@ -105,6 +107,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes, a smoke run")
     args = parser.parse_args()
+    missing = [peer for peer in ("eval7", "phevaluator") if not installed(peer)]
+    if missing:  # every block is a side by side with them: say which are missing, no crash
+        for peer in missing:
+            print("  ".join(not_installed_row(peer, 2)))
+        return
     import eval7  # the peers, imported here so that the pytest suite does not need them
     from phevaluator import _pheval, evaluate_cards
     quick = args.quick
