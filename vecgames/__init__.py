@@ -2,7 +2,7 @@
 
 >>> import vecgames
 >>> env = vecgames.make("zhajinhua", num_envs=4096, num_players=6, seed=0)
->>> df = vecgames.simulate("zhajinhua", 100_000, policy="random", seed=0)
+>>> df = vecgames.simulate("zhajinhua", 100_000, players="random", seed=0)
 >>> [g.name for g in vecgames.games()]  # the same as vecgames.list_games()
 ['zhajinhua', 'holdem', 'liars_dice', 'hanabi', 'dayaoguai']
 """

@@ -6,6 +6,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import types
+import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -96,14 +97,14 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
              **options: Any) -> pd.DataFrame:
     """Play ``num_games`` whole games of ``name`` inside the kernels.
 
-    ``policy``: a player name for every seat or one per seat (``list_games()`` lists them);
-    None: the game's default player (``default_policy(name)``).
-    ``players`` (instead of ``policy``): one player for every seat or one per seat, of any
-    kind (a built-in name, a checkpoint path, a Player or a plain callable ``(obs,
-    action_mask) -> actions``; see ``vecgames.policies.protocol``). Built-in players only:
-    the same in-kernel run as ``policy``; any other mix plays through batched ``env.step``
-    (``vecgames.simulators.mixed.play_games``) and gives the same table. ``attrs["players"]``
-    holds the seat labels.
+    ``players``: one player for every seat or one per seat, of any kind (a built-in name
+    (``list_games()`` lists them), a checkpoint path, a Player or a plain callable ``(obs,
+    action_mask) -> actions``; see ``vecgames.policies.protocol``); None: the game's default
+    player (``default_policy(name)``). Built-in players only: the in-kernel run; any other
+    mix plays through batched ``env.step`` (``vecgames.simulators.mixed.play_games``) and
+    gives the same table. ``attrs["players"]`` holds the seat labels.
+    ``policy``: deprecated alias of ``players`` for built-in names (same games, a
+    DeprecationWarning).
     Further keywords go to the game's ``simulate`` (for Zha Jin Hua: ``summary``,
     ``record_actions``, ``first_game``, ``num_threads`` and the rule options); see
     ``vecgames.simulators.<name>.simulate``.
@@ -127,10 +128,18 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
                 raise ValueError("backend='ray' plays built-in players only; Python, torch "
                                  "and checkpoint players need backend='local'")
             return play_games(name, players, num_games, seed=seed, progress=show, **options)
-        df = simulate(name, num_games, policy=policy, seed=seed, backend=backend,
-                      progress=show, **options)
+        df = _simulate_builtin(name, num_games, policy, seed, backend, show, options)
         df.attrs["players"] = seat_names(name, policy, options)
         return df
+    if policy is not None:
+        warnings.warn("simulate(policy=...) is deprecated: use players=..., which takes the "
+                      "same built-in names", DeprecationWarning, stacklevel=2)
+    return _simulate_builtin(name, num_games, policy, seed, backend, show, options)
+
+
+def _simulate_builtin(name: str, num_games: int, policy: Any, seed: int, backend: str,
+                      show: bool, options: dict[str, Any]) -> pd.DataFrame:
+    """``simulate`` of built-in ``policy`` (None: the game's default) inside the kernels."""
     if policy is None:
         policy = default_policy(name)
     if not isinstance(backend, str) or backend not in ("local", "ray"):

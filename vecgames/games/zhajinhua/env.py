@@ -162,7 +162,7 @@ class ZhaJinHuaEnv(VecEnv):
               "paid", "strength", "last_action")}
         phase = "look" if f["phase"] == 0 else "action"
         lines = [
-            f"zhajinhua env {i}: round {f['round']}, pot {f['pot']}, min bet {f['min_bet']}, "
+            f"zhajinhua env {i}: round {f['round'] + 1}, pot {f['pot']}, min bet {f['min_bet']}, "
             f"opener {f['first']}, to act: seat {f['player']} ({phase} phase)"
         ]
         for p in range(n):

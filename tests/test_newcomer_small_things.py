@@ -1,0 +1,22 @@
+"""Issue 34 item 9: small things a newcomer meets."""
+import warnings
+
+import pandas as pd
+import pytest
+
+import vecgames
+
+
+def test_simulate_policy_is_a_deprecated_alias_of_players():
+    with pytest.warns(DeprecationWarning, match="players="):
+        old = vecgames.simulate("liars_dice", 200, policy=["heuristic", "random"], seed=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DeprecationWarning)
+        new = vecgames.simulate("liars_dice", 200, players=["heuristic", "random"], seed=3)
+    pd.testing.assert_frame_equal(old, new.drop(columns=[], errors="ignore"), check_like=True)
+
+
+def test_zhajinhua_render_counts_rounds_from_one():
+    env = vecgames.make("zhajinhua", num_envs=1, seed=0)
+    env.reset()
+    assert "round 1," in env.render(0).splitlines()[0]
