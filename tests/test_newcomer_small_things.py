@@ -20,3 +20,13 @@ def test_zhajinhua_render_counts_rounds_from_one():
     env = vecgames.make("zhajinhua", num_envs=1, seed=0)
     env.reset()
     assert "round 1," in env.render(0).splitlines()[0]
+
+
+def test_zhajinhua_watch_default_line_up_mixes_players():
+    from vecgames.play.terminal import Match
+    from vecgames.play.zhajinhua import ZhaJinHuaView
+
+    watch = Match(ZhaJinHuaView(), watch=True, seed=1, print_fn=lambda s: None)
+    assert watch.labels == ["percentile", "heuristic", "random"] * 2
+    seated = Match(ZhaJinHuaView(), seed=1, print_fn=lambda s: None)  # playing: as before
+    assert seated.labels == ["you"] + ["heuristic"] * 5

@@ -122,9 +122,11 @@ class Match:
         self.seed = int(check_seed(secrets.randbits(63) if seed is None else seed))
         check_io(input_fn=input_fn, print_fn=print_fn, sleep_fn=sleep_fn)
         self.input_fn, self.print_fn, self.sleep_fn = input_fn, print_fn, sleep_fn
+        cycle = agent is None and self.watch and bool(view.watch_agents)
+        if agent is None:
+            agent = list(view.watch_agents) if cycle else view.default_agent
         try:  # checkpoints are loaded once, here
-            agents = resolve_items(view.game, split_agents(
-                view.default_agent if agent is None else agent))[0]
+            agents = resolve_items(view.game, split_agents(agent))[0]
         except (ValueError, TypeError) as exc:
             raise PlayError(f"argument --agent: {exc}") from None
         if any(isinstance(a, HumanPlayer) for a in agents):  # one terminal shows one seat
@@ -138,7 +140,8 @@ class Match:
         n = make(view.game, num_envs=1, seed=0, **options).num_players  # checks the options
         self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
         computers = [p for p in range(n) if p != self.seat]
-        specs = agent_list(agents, computers)
+        specs = ([agents[k % len(agents)] for k in range(len(computers))] if cycle
+                 else agent_list(agents, computers))
         human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
         by_seat = dict(zip(computers, specs, strict=True))
         try:  # the runner's checks: names, checkpoints, games, env options, obs sizes
@@ -263,10 +266,12 @@ def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     p.add_argument("--players", type=int, help="players at the table, you included (default: "
                    "the game's)")
-    p.add_argument("--agent", default=view.default_agent, metavar="SPEC[,SPEC...]",
+    watch_default = (f"; with --watch: {', '.join(view.watch_agents)} in turn"
+                     if view.watch_agents else "")
+    p.add_argument("--agent", metavar="SPEC[,SPEC...]",
                    help=f"the computer's players: a built-in name (`vecgames list`) or a "
                         f"checkpoint path, for every computer seat or one per computer seat "
-                        f"in seat order (default {view.default_agent})")
+                        f"in seat order (default {view.default_agent}{watch_default})")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                    help="any rule option of the game (repeatable; `vecgames list`)")
     p.add_argument("--games", type=int, default=1, help="games in the match (default 1)")

@@ -66,6 +66,8 @@ class ZhaJinHuaView(View):
     game = "zhajinhua"
     title = "Zha Jin Hua"
     default_agent = "heuristic"
+    # two heuristic players alone make minimum bets for every round: mix styles to watch
+    watch_agents = ("percentile", "heuristic", "random")
     example = "b2"
 
     def rules_text(self, env: Any) -> str:

@@ -86,6 +86,8 @@ class View:
     game: str = ""  # the registry name
     title: str = ""
     default_agent: str = ""  # the built-in player the computer seats get by default
+    # --watch without --agent: these players in turn over the seats (empty: default_agent)
+    watch_agents: tuple[str, ...] = ()
     example: str = ""  # a typed move, for the help line
 
     def rules_text(self, env: Any) -> str:  # pragma: no cover - every game has its own
