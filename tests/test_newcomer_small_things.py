@@ -30,3 +30,11 @@ def test_zhajinhua_watch_default_line_up_mixes_players():
     assert watch.labels == ["percentile", "heuristic", "random"] * 2
     seated = Match(ZhaJinHuaView(), seed=1, print_fn=lambda s: None)  # playing: as before
     assert seated.labels == ["you"] + ["heuristic"] * 5
+
+
+def test_simulate_report_into_a_missing_folder_creates_it(tmp_path):
+    from vecgames.cli import main
+
+    report = tmp_path / "new" / "deeper" / "r.md"
+    assert main(["simulate", "liars_dice", "--games", "200", "--report", str(report)]) == 0
+    assert report.is_file() and report.stat().st_size > 0

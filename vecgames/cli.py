@@ -512,13 +512,20 @@ def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
     _print_throughput(args.games, elapsed, startup, "games")
 
 
-def _check_output(path: str | None, flag: str) -> None:
-    """Refuse a file to write whose folder is missing before the run, not after it."""
+def _check_output(path: str | None, flag: str, create: bool = False) -> None:
+    """Check a file to write before the run, not after it: its missing folder is refused or,
+    with ``create``, made (a report's folder, as ``--report out/run1.md`` asks)."""
     if path is None:
         return
     if os.path.isdir(path):
         raise CLIError(f"argument {flag}: {path!r} is a folder; give a file name")
     folder = os.path.dirname(os.path.abspath(os.path.expanduser(path)))
+    if create and not os.path.exists(folder):
+        try:
+            os.makedirs(folder)
+        except OSError as exc:
+            raise CLIError(f"argument {flag}: cannot create the folder {folder!r}: "
+                           f"{exc.strerror}") from None
     if not os.path.isdir(folder):
         raise CLIError(f"argument {flag}: the folder {folder!r} does not exist")
 
@@ -543,7 +550,7 @@ def _simulate(args: argparse.Namespace) -> int:
                         ("--decision-games", args.decision_games)):
         if value is not None and value < 0:
             raise CLIError(f"argument {flag}: must be >= 0, got {value}")
-    _check_output(args.report, "--report")
+    _check_output(args.report, "--report", create=True)
     _check_output(args.csv, "--csv")
     options = _rule_options(args)
     kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
