@@ -174,6 +174,10 @@ def test_holdem_raise_by_the_slider(server, page):
     low = int(page.get_attribute("#raise-slider", "min"))
     high = int(page.get_attribute("#raise-slider", "max"))
     assert low < high
+    # Heads-up the button posts the small blind; preflop a bet is faced, so the slider raises.
+    chips = page.locator(".felt .button-chip").all_inner_texts()
+    assert sorted(chips) == ["BB", "D", "SB"]
+    assert page.inner_text("#raise-button") == "Raise"
     page.fill("#raise-slider", str(low + 1))  # a range input takes the value
     assert page.inner_text("#raise-value") == str(low + 1)
     version = page.get_attribute("#game", "data-version")

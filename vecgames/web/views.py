@@ -114,7 +114,10 @@ def _holdem(s: Any, env: Any, seat: int | None, reveal: bool,
                          else "in"),
               "cards": [poker_card(c) for c in s.deck[0, 2 * p:2 * p + 2]] if sees(p) else None}
              for p in range(n)]
-    return {"street": STREET_NAMES[min(street, 4)], "button": int(f("button")),
+    button = int(f("button"))
+    small = button if n == 2 else (button + 1) % n  # as the rules post them (heads-up: button)
+    return {"street": STREET_NAMES[min(street, 4)], "button": button,
+            "blinds": {"small": small, "big": (small + 1) % n},
             "board": [poker_card(c) for c in s.deck[0, 2 * n:2 * n + board]],
             "pot": int(f("paid")[:n].sum()), "to_call": int(to_call),
             "raise": {"min": int(low), "max": int(high)} if low <= high else None,

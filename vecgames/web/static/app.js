@@ -146,7 +146,11 @@ const TABLES = {
       cards(s.cards, 2),
       h("div", { class: "seat-info" }, chips(s.stack, "stack"),
         s.bet ? [" bet ", chips(s.bet, "bet")] : "", ` ${s.status}`,
-        t.button === p ? h("span", { class: "button-chip", title: "button" }, "D") : "")]));
+        t.button === p ? h("span", { class: "button-chip", title: "dealer button" }, "D") : "",
+        t.blinds && t.blinds.small === p ?
+          h("span", { class: "button-chip blind", title: "small blind" }, "SB") : "",
+        t.blinds && t.blinds.big === p ?
+          h("span", { class: "button-chip blind", title: "big blind" }, "BB") : "")]));
     const center = h("div", { class: "center" },
       h("div", { class: "board" }, cards(t.board, 0),
         Array.from({ length: 5 - t.board.length }, () => h("div", { class: "card slot" }))),
@@ -236,9 +240,12 @@ function movesPanel(msg) {
     const slider = h("input", { type: "range", id: "raise-slider", min: r.min, max: r.max,
                                 step: 1, value: r.min,
                                 oninput: (e) => { out.textContent = e.target.value; } });
+    // A bet opens the street's betting; once anyone has bet (a blind counts) it is a raise.
+    const faced = msg.table.seats.some((s) => s.bet > 0);
     panel.append(h("div", { class: "move-group raise" }, h("span", { class: "group-name" },
-      "raise to"), slider, out, h("button", { class: "move", id: "raise-button",
-      onclick: () => sendMove(msg, { kind: 2, amount: Number(slider.value) }) }, "Raise")));
+      faced ? "raise to" : "bet"), slider, out, h("button", { class: "move", id: "raise-button",
+      onclick: () => sendMove(msg, { kind: 2, amount: Number(slider.value) }) },
+      faced ? "Raise" : "Bet")));
   }
   return panel;
 }
