@@ -21,6 +21,8 @@ import numba
 from numba import njit
 from numba.core.registry import CPUDispatcher
 
+from . import compile_notice  # noqa: F401  # says on stderr when kernels compile
+
 CACHE: bool = os.environ.get("VECGAMES_NO_CACHE", "").strip().lower() in ("", "0", "false", "no")
 
 
