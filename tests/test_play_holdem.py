@@ -73,3 +73,14 @@ def test_a_checkpoint_takes_the_computer_seat_at_its_table_size(tmp_path):
     result, script = play(VIEW, seed=2, agent=str(path), bad=())  # 2 seats: the checkpoint's
     assert result.status == "finished" and result.labels == ["you", "hu"]
     assert sum(result.totals) == 0
+
+
+def test_raise_moves_name_their_size():
+    """Each raise move says what size it is (the web page's buttons and the terminal share it)."""
+    env = vecgames.make("holdem", num_envs=1, seed=1, num_players=2)
+    env.reset()
+    moves = VIEW.moves(env.state, env, env.action_mask[0])
+    labels = {m.short: m.text for m in moves}
+    assert labels["m"].endswith("(min raise)") and labels["h"].endswith("(½ pot)")
+    assert labels["p"].endswith("(pot)") and labels["2p"].endswith("(2× pot)")
+    assert labels["a"].endswith("(all-in)")
