@@ -2,8 +2,8 @@
 
 Numba fires ``numba:compile`` only for a real compilation (a kernel loaded from the on-disk
 cache fires nothing), so the notice appears on a first run, or after an upgrade, and never
-on later runs. A line when compiling starts, then one every few seconds with the kernels
-compiled so far and the time taken. ``VECGAMES_QUIET=1`` silences it.
+on later runs. A line when compiling starts, then one every few seconds while it lasts.
+``VECGAMES_QUIET=1`` silences it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from numba.core import event
 
 PROGRESS_EVERY = 5.0  # seconds between progress lines
 _lock = threading.Lock()
-_state = {"depth": 0, "kernels": 0, "started": 0.0, "last": 0.0, "announced": False}
+_state: dict[str, Any] = {"depth": 0, "started": 0.0, "announced": False}
 
 
 def _ours(ev: Any) -> bool:
@@ -35,21 +35,26 @@ class _Notice(event.Listener):
             if _state["announced"] or not _ours(ev) or _quiet():
                 return
             _state["announced"] = True
-            _state["started"] = _state["last"] = time.perf_counter()
+            _state["started"] = time.perf_counter()
             print("vecgames: compiling kernels (first run only; cached on disk afterwards)...",
                   file=sys.stderr, flush=True)
+            threading.Thread(target=_progress, name="vecgames-compile-notice", daemon=True).start()
 
     def on_end(self, ev: Any) -> None:
         with _lock:
             _state["depth"] -= 1
-            if not _state["announced"] or _state["depth"] != 0:
+
+
+def _progress() -> None:
+    """A line every PROGRESS_EVERY seconds while a compile is under way; it ends at the first
+    tick that finds none (a later compile in the process says nothing more)."""
+    while True:
+        time.sleep(PROGRESS_EVERY)
+        with _lock:
+            if _state["depth"] <= 0:
                 return
-            _state["kernels"] += 1
-            now = time.perf_counter()
-            if now - _state["last"] >= PROGRESS_EVERY:
-                _state["last"] = now
-                print(f"vecgames: still compiling: {_state['kernels']} kernels in "
-                      f"{now - _state['started']:.0f} s", file=sys.stderr, flush=True)
+            took = time.perf_counter() - _state["started"]
+        print(f"vecgames: still compiling ({took:.0f} s)", file=sys.stderr, flush=True)
 
 
 def _quiet() -> bool:
