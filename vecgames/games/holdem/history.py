@@ -33,7 +33,8 @@ import numpy as np
 
 from ...core.jit import jit
 from .observe import OBS_DIM as DEFAULT_DIM
-from .rules import ACTIONS, BET, CALL, CUR_BET, FOLD, PLAYER, STACK, START, STREET
+from .observe import table_chips
+from .rules import ACTIONS, BET, CALL, CUR_BET, FOLD, PLAYER, STACK, STREET
 
 OBSERVATIONS = ("default", "history")  # the ``observation`` layouts of HoldemEnv
 HISTORY_ACTIONS = 48  # actions in the window (a six-seat hand rarely has more)
@@ -108,9 +109,7 @@ def observe_kernel(s, r, fractions, log, obs):
         viewer = t[PLAYER]
         if viewer < 0:
             continue
-        total = 0
-        for p in range(n):
-            total += t[START + p]
+        total = table_chips(t, n)
         scale = 1.0 / total
         out[SCALE] = total
         out[SMALL_BLIND] = r.small_blind * scale

@@ -110,6 +110,16 @@ def write_mask(s, i, fractions, bounds, mask):
 
 
 @jit
+def table_chips(t, n):
+    """The chips on the table (the sum of the starting stacks): every observed chip amount is
+    divided by it."""
+    total = 0
+    for p in range(n):
+        total += t[START + p]
+    return total
+
+
+@jit
 def observe_one(s, i, r, bounds, out):
     """The observation of the player to act (``bounds``: its ``legal_bounds``)."""
     t = s.table[i]
@@ -120,10 +130,7 @@ def observe_one(s, i, r, bounds, out):
     viewer = t[PLAYER]
     if viewer < 0:
         return
-    total = 0
-    for p in range(n):
-        total += t[START + p]
-    scale = 1.0 / total
+    scale = 1.0 / table_chips(t, n)
     out[CARDS + d[2 * viewer]] = 1.0
     out[CARDS + d[2 * viewer + 1]] = 1.0
     street = t[STREET]
