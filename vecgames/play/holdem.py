@@ -58,21 +58,14 @@ def _exact(s: Any, env: Any, action: Any) -> tuple[int, int]:
 POT_NAMES = {0.5: "½ pot", 1.0: "pot"}
 
 
-def _size_name(env: Any, action: int) -> str:
-    """What a raise button's size is: the minimum raise, a pot fraction, or all-in."""
+def _raise_size(env: Any, action: int) -> tuple[str, str]:
+    """A raise action's key to type and the name of its size: the minimum raise, a pot
+    fraction, or all-in."""
     k = action - 2
     if k < len(env.fractions):
         f = float(env.fractions[k])
-        return POT_NAMES.get(f, f"{f:g}× pot")
-    return "min raise" if k == len(env.fractions) else "all-in"
-
-
-def _short(env: Any, action: int) -> str:
-    k = action - 2
-    if k < len(env.fractions):
-        f = float(env.fractions[k])
-        return SHORT_FRACTIONS.get(f, f"{f:g}p")
-    return "m" if k == len(env.fractions) else "a"
+        return SHORT_FRACTIONS.get(f, f"{f:g}p"), POT_NAMES.get(f, f"{f:g}× pot")
+    return ("m", "min raise") if k == len(env.fractions) else ("a", "all-in")
 
 
 class HoldemView(View):
@@ -119,8 +112,9 @@ class HoldemView(View):
         k = len(env.fractions)  # the minimum raise first, then the pot fractions, all-in last
         for a in (2 + k, *range(2, 2 + k), 3 + k):
             amount = _exact(s, env, a)[1] if mask[a] else 0
-            size = "all-in" if amount == high else _size_name(env, a)
-            out.append(Move(a, _short(env, a), f"{verb} {amount} ({size})", bool(mask[a])))
+            short, size = _raise_size(env, a)
+            size = "all-in" if amount == high else size
+            out.append(Move(a, short, f"{verb} {amount} ({size})", bool(mask[a])))
         return out
 
     def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
