@@ -115,6 +115,18 @@ def wait_version(page: Any, before: str | None) -> None:
         "return g && g.dataset.version !== v; }", arg=before, timeout=15_000)
 
 
+def click_and_wait(page: Any, selector: str) -> None:
+    """Click ``selector`` and wait for the server's answer to show."""
+    version = page.get_attribute("#game", "data-version")
+    page.click(selector)
+    wait_version(page, version)
+
+
+def session_id(page: Any) -> str:
+    """The session the page shows (the last part of ``#/play/ID`` or ``#/watch/ID``)."""
+    return page.evaluate("location.hash").rsplit("/", 1)[1]
+
+
 def click_a_move(page: Any, prefer: tuple[str, ...]) -> None:
     for group in prefer:
         buttons = page.locator(f'.move-group[data-group="{group}"] button.move')
@@ -136,7 +148,7 @@ def test_a_complete_game_by_clicks(server, page, shots, game):
     page.fill('#lobby [name="seed"]', "5")
     page.click("#start")
     page.wait_for_selector("#game")
-    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    sid = session_id(page)
     page.screenshot(path=str(shots / f"{game}_start.png"))
     clicks = 0
     while page.get_attribute("#game", "data-status") == "playing":
@@ -180,9 +192,7 @@ def test_holdem_raise_by_the_slider(server, page):
     assert page.inner_text("#raise-button") == "Raise"
     page.fill("#raise-slider", str(low + 1))  # a range input takes the value
     assert page.inner_text("#raise-value") == str(low + 1)
-    version = page.get_attribute("#game", "data-version")
-    page.click("#raise-button")
-    wait_version(page, version)
+    click_and_wait(page, "#raise-button")
     assert f"to {low + 1}" in page.inner_text("#log")
 
 
@@ -196,9 +206,7 @@ def test_spectate_with_every_hand(server, page, shots):
     assert page.locator(".card.back").count() > 0  # public view: hands face down
     page.check("#reveal")
     page.wait_for_function("() => document.querySelectorAll('.card.back').length === 0")
-    version = page.get_attribute("#game", "data-version")
-    page.click("#step")
-    wait_version(page, version)
+    click_and_wait(page, "#step")
     assert page.locator("#log li").count() >= 1
     page.screenshot(path=str(shots / "watch_holdem.png"))
 
@@ -260,7 +268,7 @@ def test_the_lobby_sends_the_players_and_rules_chosen(server, page):
     page.select_option('#lobby [name="seat-2"]', "percentile")
     page.click("#start")
     page.wait_for_selector("#game")
-    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    sid = session_id(page)
     record = server_json(base, f"/api/sessions/{sid}")
     assert record["labels"] == ["you", "random", "percentile"]
     assert page.inner_text("#error") == ""
@@ -274,7 +282,7 @@ def test_a_double_click_plays_one_move(server, page):
     page.select_option("#game-select", "hanabi")
     page.click("#start")
     page.wait_for_selector("#game")
-    sid = page.evaluate("location.hash").rsplit("/", 1)[1]
+    sid = session_id(page)
     assert "seed shown when the match ends" in page.inner_text("#game h2")
     version = page.get_attribute("#game", "data-version")
     page.locator('.move-group[data-group="hint"] button.move').first.dblclick()
@@ -320,13 +328,9 @@ def test_the_move_log_numbers_moves_only(server, page):
     page.wait_for_selector("#game")
     for _ in range(400):  # step game 1 to its end, then open game 2
         if page.locator("#next-game").count():
-            version = page.get_attribute("#game", "data-version")
-            page.click("#next-game")
-            wait_version(page, version)
+            click_and_wait(page, "#next-game")
             break
-        version = page.get_attribute("#game", "data-version")
-        page.click("#step")
-        wait_version(page, version)
+        click_and_wait(page, "#step")
     assert page.locator("#log li.sep").count() >= 1
     numbers = page.evaluate(
         "() => [...document.querySelectorAll('#log li:not(.sep)')].map((li) => li.value)")
