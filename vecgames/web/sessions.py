@@ -33,7 +33,7 @@ import numpy as np
 from ..arena.replay import Action, apply_action
 from ..core.simulation import numba_threads
 from ..policies.human import row_state
-from . import option_help, views
+from . import views
 
 GAMES = tuple(views.VIEW_MODULES)
 MAX_GAMES_PER_MATCH = 1000
@@ -164,14 +164,14 @@ class Catalog:
         """Every game with its rule options, players and default opponent (``/api/games``)."""
         out = []
         for game in GAMES:
-            view = views.view_of(game)
+            view, rules = views.view_of(game), rules_module(game)
             out.append({"name": game, "title": views.TITLES[game],
-                        "options": rules_module(game).DEFAULT_OPTIONS,
+                        "options": rules.DEFAULT_OPTIONS,
                         "players": self.builtins(game, table=True),
                         "arena_players": self.builtins(game),
                         "checkpoints": self.checkpoint_names(game),
                         "default": view.default_agent,
-                        "num_players_range": option_help.player_range(game)})
+                        "num_players_range": (rules.MIN_PLAYERS, rules.MAX_PLAYERS)})
         return out
 
 

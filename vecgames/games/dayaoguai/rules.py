@@ -30,6 +30,7 @@ MASTER = 6  # rank index of the 10
 DIAMOND_JACK = 3
 PASS = NUM_CARDS  # action 28: pass and pick up the table
 NUM_ACTIONS = NUM_CARDS + 1
+MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 HAND_SIZE = 7
 
@@ -71,7 +72,7 @@ def make_rules(**options: Any) -> Rules:
     """Validate rule options (RULES.md §5) and fill in the defaults."""
     check_options(options, DEFAULT_OPTIONS, "dayaoguai")
     o = {**DEFAULT_OPTIONS, **options}
-    players = check_int(o["num_players"], "num_players", 3, MAX_PLAYERS)
+    players = check_int(o["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     return Rules(num_players=players, base=check_int(o["base"], "base", 1, 1_000_000),
                  max_steps=check_int(o["max_steps"], "max_steps", 1, 10_000_000),
                  hand_size=min(HAND_SIZE, NUM_CARDS // players),

@@ -42,6 +42,7 @@ COPIES = (3, 2, 2, 2, 1)  # of each rank, per colour
 DECK_SIZE = NUM_COLORS * sum(COPIES)  # 50
 MAX_INFO = 8
 MAX_LIFE = 3
+MIN_PLAYERS = 2
 MAX_PLAYERS = 5
 MAX_HAND = 5
 COLOR_NAMES = "RYGWB"
@@ -78,7 +79,7 @@ def make_rules(**options: Any) -> Rules:
     """Validate rule options (RULES.md §4) and fill in the defaults."""
     check_options(options, DEFAULT_OPTIONS, "hanabi")
     o = {**DEFAULT_OPTIONS, **options}
-    players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    players = check_int(o["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     hand = 5 if players <= 3 else 4
     actions = 2 * hand + 10 * (players - 1) + 1
     random_start = int(check_bool(o["random_start"], "random_start"))

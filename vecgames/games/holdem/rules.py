@@ -33,6 +33,7 @@ from ...core.state_table import table_field
 from ...core.validation import check_choice, check_int, check_options
 from ...poker.seven_card import evaluate_7
 
+MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 FOLD, CALL, RAISE = 0, 1, 2
 PREFLOP, FLOP, TURN, RIVER, HAND_OVER = 0, 1, 2, 3, 4
@@ -81,7 +82,7 @@ def starting_stacks(**options: Any) -> list[int]:
 def _parse(options: dict[str, Any]) -> tuple[Rules, list[int]]:
     check_options(options, DEFAULT_OPTIONS, "holdem")
     o = {**DEFAULT_OPTIONS, **options}
-    n = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    n = check_int(o["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     stack = o["stack"]
     if isinstance(stack, np.ndarray) and stack.ndim == 1:
         stack = stack.tolist()

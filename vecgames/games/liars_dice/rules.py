@@ -36,6 +36,7 @@ from .bids import (
 )
 from .odds import MAX_TOTAL_DICE
 
+MIN_PLAYERS = 2
 MAX_PLAYERS = 8
 MAX_DICE = 10  # per player: a seat's count of one face fits 4 bits
 MAX_BIDS = (FEI_FACES + ZHAI_FACES) * MAX_TOTAL_DICE
@@ -80,7 +81,7 @@ def make_rules(**options: Any) -> Rules:
     """Validate rule options (RULES.md §3) and fill in the defaults."""
     check_options(options, DEFAULT_OPTIONS, "liars_dice")
     o = {**DEFAULT_OPTIONS, **options}
-    players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    players = check_int(o["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     relaxed = o["min_first_count"] is not None
     # two dice at least under count > players: a first bid needs count <= total dice
     dice = check_int(o["dice"], "dice", 1 if relaxed else 2,

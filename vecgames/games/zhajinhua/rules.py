@@ -24,6 +24,7 @@ from ...core.state_table import table_field
 from ...core.validation import check_bool, check_choice, check_int, check_options
 from ...poker.three_card import A23_OPTIONS, SPECIAL_235, TRIPS, compare_3, strength_3
 
+MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 NUM_ACTIONS = 15
 NOOP, LOOK, FOLD, COMPARE0, BET0 = 0, 1, 2, 3, 9
@@ -65,7 +66,7 @@ def make_rules(**options: Any) -> Rules:
     """Validate rule options (RULES.md §2) and fill in the defaults."""
     check_options(options, DEFAULT_OPTIONS, "zhajinhua")
     o = {**DEFAULT_OPTIONS, **options}
-    players = check_int(o["num_players"], "num_players", 2, MAX_PLAYERS)
+    players = check_int(o["num_players"], "num_players", MIN_PLAYERS, MAX_PLAYERS)
     first = o["first_player"]
     return Rules(
         num_players=players,
