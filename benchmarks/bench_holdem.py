@@ -98,7 +98,7 @@ def main() -> None:
         return "" if pk_rate is None else format(rate / pk_rate, fmt) + "x"
     rl_seconds = rlcard_hands(args.rlcard_hands)
     if rl_seconds is None:
-        rows.append(("RLCard no-limit Hold'em (pip install rlcard)", "not installed", ""))
+        rows.append(not_installed_row("RLCard no-limit Hold'em", 3, "pip install rlcard"))
     else:
         rl_rate = args.rlcard_hands / rl_seconds
         rows.append(("RLCard no-limit Hold'em, random 6-player hands", f"{rl_rate:,.0f} hands/s",

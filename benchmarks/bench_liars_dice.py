@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import vecgames  # noqa: E402
 from benchmarks.env_stepper import BATCH, EnvStepper  # noqa: E402
 from benchmarks.openspiel_peer import random_play  # noqa: E402
+from benchmarks.peers import not_installed_row  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
 
 
@@ -65,7 +66,7 @@ def main() -> None:
     py = openspiel_python_games(args.openspiel_games // 4)
     cpp = openspiel_cpp_games(args.openspiel_games)
     if py is None or cpp is None:
-        rows.append(("OpenSpiel liars_dice (pip install open_spiel)", "not installed", ""))
+        rows.append(not_installed_row("OpenSpiel liars_dice", 3, "pip install open_spiel"))
         peer = None
     else:
         peer = args.openspiel_games / cpp

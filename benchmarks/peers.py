@@ -17,6 +17,6 @@ def installed(module: str) -> bool:
     return True
 
 
-def not_installed_row(label: str, width: int) -> tuple[str, ...]:
+def not_installed_row(label: str, width: int, install: str = PEERS_EXTRA) -> tuple[str, ...]:
     """A table row for a peer that is not installed, saying how to install it."""
-    return (f"{label} ({PEERS_EXTRA})", "not installed", *([""] * (width - 2)))
+    return (f"{label} ({install})", "not installed", *([""] * (width - 2)))

@@ -689,6 +689,7 @@ def _arena(args: argparse.Namespace) -> int:
     import warnings
 
     from .arena import FewUnitsWarning, arena
+    from .arena.stats import MIN_UNITS
 
     start = time.perf_counter()
     try:
@@ -702,7 +703,8 @@ def _arena(args: argparse.Namespace) -> int:
     _print_arena(result, args.markdown)
     if result.few_units:
         print(f"note: some 95% intervals rest on only {result.min_units} independent "
-              f"{result.ci_unit}s (fewer than 30): read them as rough; give more --games",
+              f"{result.ci_unit}s (fewer than {MIN_UNITS}): read them as rough; give more "
+              f"--games",
               file=sys.stderr)
     played = len(result.matches)
     print(f"played {played:,} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} "
