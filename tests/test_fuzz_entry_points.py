@@ -733,8 +733,9 @@ SIM_FLAGS: dict[str, tuple[list[str], list[str]]] = {  # flag: (valid values, ba
     "--address": ([], ["auto", "localhost:1"]),
     "--cpus-per-shard": (["1"], ["2", "0", "x"]),
     "--bogus": ([], ["1"]),
-    "--csv": ([], ["/nonexistent/x.csv", "."]),  # never written: a valid path is no fuzz
-    "--report": ([], ["/nonexistent/r.md", "."]),
+    # never written (no folder can be made under a file): a valid path is no fuzz
+    "--csv": ([], ["/dev/null/x.csv", "."]),
+    "--report": ([], ["/dev/null/r.md", "."]),
 }
 SIM_SWITCHES = ["--summary", "--special-235"]
 
@@ -769,13 +770,13 @@ def test_cli_simulate(argv: list[str]) -> None:
 PREFLOP_VALID = [["--out", "m.npz"], ["--backend", "local"], ["--cpus-per-shard", "1"]]
 PREFLOP_BAD = [["--backend", "dask"], ["--shards", "2"], ["--address", "auto"],
                ["--cpus-per-shard", "2"], ["--cpus-per-shard", "x"], ["--bogus"],
-               ["--shards", "x"], ["extra"], ["--out", "/nonexistent/m.npz"], ["--out", "."]]
+               ["--shards", "x"], ["extra"], ["--out", "/dev/null/m.npz"], ["--out", "."]]
 PLAY_VALID = [["--players", "3"], ["--rounds", "2"], ["--dice", "3"], ["--seat", "1"],
               ["--agent", "random"], ["--threshold", "0.3"], ["--seed", "5"], ["--render"],
               ["--allow-repeat-bids"]]
 PLAY_BAD = [["--players", "1"], ["--players", "99"], ["--players", "x"], ["--rounds", "0"],
             ["--dice", "0"], ["--dice", "99"], ["--seat", "-1"], ["--seat", "9"],
-            ["--agent", "nope"], ["--agent", "/nonexistent/agent.pt"], ["--threshold", "2"],
+            ["--agent", "nope"], ["--agent", "/dev/null/agent.pt"], ["--threshold", "2"],
             ["--threshold", "nan"], ["--threshold", "x"], ["--seed", "-1"], ["--seed", "x"],
             ["--seed", str(2**64)], ["--bogus"]]
 

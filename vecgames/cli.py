@@ -356,13 +356,9 @@ def _policy(text: str) -> str | list[str]:
 
 
 def _seat_players(text: str) -> dict[str, Any]:
-    """``--policy``'s keyword for simulate: built-in names stay ``policy=`` (the in-kernel
-    path); a list with a checkpoint path goes to ``players=`` (batched env steps)."""
-    spec = _policy(text)
-    items = [spec] if isinstance(spec, str) else spec
-    if any(item.endswith(".pt") or os.sep in item or os.path.exists(item) for item in items):
-        return {"players": spec}
-    return {"policy": spec}
+    """``--policy``'s keyword for simulate: ``players=`` takes built-in names (the in-kernel
+    path) and checkpoint paths (batched env steps) alike."""
+    return {"players": _policy(text)}
 
 
 def _seat_summary(df: Any, summary: bool) -> Any:

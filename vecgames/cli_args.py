@@ -87,6 +87,6 @@ def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
     (``flag_of_arg``: library argument -> flag; default this command's)."""
     msg = str(exc)
     for arg, flag in (FLAG_OF_ARG if flag_of_arg is None else flag_of_arg).items():
-        if msg.startswith(arg + " "):
+        if msg.startswith((arg + " ", arg + ":")):
             return f"argument {flag}: {msg}"
     return msg
