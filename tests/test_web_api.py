@@ -298,7 +298,10 @@ def test_spectating_steps_move_by_move_and_shows_hands_on_request(api, game):
     public = api.ok("GET", f"/api/sessions/{sid}?reveal=0")["table"]
     everything = api.ok("GET", f"/api/sessions/{sid}?reveal=1")["table"]
     assert walk(everything, "card") or walk(everything, "dice")
-    assert not walk(public, "card") if game != "dayaoguai" else True
+    if game == "hanabi":  # cards face outward: an onlooker sees every hand
+        assert all("card" in slot for seat in public["seats"] for slot in seat["slots"])
+    elif game != "dayaoguai":
+        assert not walk(public, "card")
     if game == "dayaoguai":  # only the cards everyone saw picked up
         assert all(s["hand"] is None for s in public["seats"])
     steps = 0
@@ -683,3 +686,57 @@ def test_a_replay_with_random_draws_plays_back(api):
     assert "draws" in replay
     bad = {**replay, "draws": [[len(replay["actions"]), 1]]}
     assert api.call("POST", "/api/replays", bad).status_code == 400
+
+
+# ---------------------------------------------------------------- what the page is told
+
+
+def test_the_lobby_gets_labels_help_choices_caps_and_how_to_play(api):
+    from vecgames.web.sessions import WEB_OPTION_LIMITS
+
+    for game in api.ok("GET", "/api/games")["games"]:
+        docs = game["option_docs"]
+        assert list(docs) == list(game["options"])
+        assert all(d["label"] and d["help"] for d in docs.values())
+        for name, cap in WEB_OPTION_LIMITS.get(game["name"], {}).items():
+            assert docs[name]["max"] == cap
+        assert game["how_to_play"] and all(len(part) == 2 for part in game["how_to_play"])
+    zjh = next(g for g in api.ok("GET", "/api/games")["games"] if g["name"] == "zhajinhua")
+    assert zjh["option_docs"]["a23"]["choices"] == ["lowest", "second"]
+
+
+def test_hanabi_hint_badges_carry_what_hints_ruled_out(api):
+    """After a colour hint, the hinted cards know their colour and the others know they are
+    not that colour: the page is sent both."""
+    msg = api.ok("POST", "/api/sessions", {"game": "hanabi", "seat": None, "seed": 4,
+                                           "opponents": ["rules"]})
+    sid = msg["id"]
+    for _ in range(40):
+        know = [slot["know"] for seat in msg["table"]["seats"] for slot in seat["slots"]]
+        if any(k["not_colors"] or k["not_ranks"] for k in know):
+            break
+        msg = api.ok("POST", f"/api/sessions/{sid}/step")
+    else:
+        pytest.fail("no hint with negative information in 40 moves")
+    for k in know:  # a colour (rank) known is not also listed as ruled out
+        assert not (k["color"] and k["not_colors"]) and not (k["rank"] and k["not_ranks"])
+        assert k["color"] not in k["not_colors"] and k["rank"] not in k["not_ranks"]
+
+
+def test_liars_dice_result_box_agrees_with_the_match_score(api):
+    """Each game's result names that game's points; over a match they add up to the score
+    column."""
+    msg = api.ok("POST", "/api/sessions", {"game": "liars_dice", "seat": None, "seed": 3,
+                                           "games": 2, "options": {"num_rounds": 2}})
+    sid, totals = msg["id"], [0.0, 0.0]
+    for game_no in (1, 2):
+        while msg["status"] == "playing":
+            msg = api.ok("POST", f"/api/sessions/{sid}/step")
+        text = msg["result"]["text"]
+        assert text.startswith("Game over after 2 rounds. Points this game:"), text
+        points = [float(x) for x in re.findall(r"seat \d+ ([+-][\d.]+)", text)]
+        assert points == msg["result"]["rewards"]
+        totals = [a + b for a, b in zip(totals, points, strict=True)]
+        assert msg["score"] == pytest.approx(totals)
+        if game_no == 1:
+            msg = api.ok("POST", f"/api/sessions/{sid}/step")  # the next game

@@ -127,6 +127,14 @@ def session_id(page: Any) -> str:
     return page.evaluate("location.hash").rsplit("/", 1)[1]
 
 
+def start_from_lobby(page: Any, base: str, game: str, seed: int, watch: bool = False) -> None:
+    """Open the lobby (``watch``: the spectators' one), pick ``game`` and ``seed``, start."""
+    page.goto(base + ("/#/watch" if watch else "/#/"))
+    page.select_option("#game-select", game)
+    page.fill('#lobby [name="seed"]', str(seed))
+    page.click("#start")
+
+
 def click_a_move(page: Any, prefer: tuple[str, ...]) -> None:
     for group in prefer:
         buttons = page.locator(f'.move-group[data-group="{group}"] button.move')
@@ -198,10 +206,7 @@ def test_holdem_raise_by_the_slider(server, page):
 
 def test_spectate_with_every_hand(server, page, shots):
     base, _ = server
-    page.goto(base + "/#/watch")
-    page.select_option("#game-select", "holdem")
-    page.fill('#lobby [name="seed"]', "2")
-    page.click("#start")
+    start_from_lobby(page, base, "holdem", 2, watch=True)
     page.wait_for_selector("#game")
     assert page.locator(".card.back").count() > 0  # public view: hands face down
     page.check("#reveal")
@@ -360,3 +365,94 @@ def test_a_ten_is_written_10(server, page):
     page.wait_for_selector("#lobby")
     text = page.evaluate("() => cardEl({card: 32, r: 'T', s: 's'}).textContent")
     assert text.startswith("10"), text
+
+
+def test_rule_options_show_labels_choices_and_help(server, page, shots):
+    """No raw option names in free-text boxes: a label, a list where the values are a fixed
+    few, a checkbox for on/off, and a line of help under each."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.wait_for_selector("#lobby")
+    for game in GAMES:
+        page.select_option("#game-select", game)
+        fields = page.locator("#lobby .options label.option")
+        assert fields.count() >= 4
+        assert page.locator('#lobby .options input[type="text"]').count() == 0
+        for label, help_line in zip(fields.locator(".option-label").all_inner_texts(),
+                                    fields.locator(".help").all_inner_texts(), strict=True):
+            assert label and "_" not in label and help_line
+        assert page.locator("#how-to-play summary").inner_text().startswith("How to play")
+    page.select_option("#game-select", "zhajinhua")
+    page.click("#how-to-play summary")
+    page.screenshot(path=str(shots / "lobby_zhajinhua.png"), full_page=True)
+    a23 = page.locator('#lobby [data-option="a23"]')
+    assert a23.locator(".option-label").inner_text() == "A-2-3 straight"
+    assert a23.locator("option").all_inner_texts() == ["lowest", "second"]
+    page.select_option('#lobby [name="a23"]', "second")
+    page.click("#start")
+    page.wait_for_selector("#game")
+    assert server_json(base, f"/api/sessions/{session_id(page)}")["rules"]["a23"] == "second"
+
+
+def test_the_page_explains_the_game(server, page):
+    base, _ = server
+    page.goto(base + "/#/")
+    page.select_option("#game-select", "liars_dice")
+    page.click("#how-to-play summary")
+    text = page.inner_text("#how-to-play")
+    assert "飞 fei" in text and "斋 zhai" in text and "Challenge" in text
+    page.click("#start")
+    page.wait_for_selector("#game #how-to-play")  # on the table's page too, folded
+
+
+def test_liars_dice_bids_by_count_and_face(server, page, shots):
+    """A count × face picker, not one button per bid: the mode, then a count, then a die."""
+    base, _ = server
+    start_from_lobby(page, base, "liars_dice", 1)
+    page.wait_for_selector("#bid-count")
+    assert page.locator("#moves button").count() <= 7  # challenge (maybe) and at most 6 faces
+    modes = page.locator("#bid-mode option").evaluate_all("os => os.map(o => o.value)")
+    assert set(modes) == {"fei", "zhai"}
+    page.select_option("#bid-mode", "zhai")
+    counts = page.locator("#bid-count option").evaluate_all("os => os.map(o => o.value)")
+    page.select_option("#bid-count", counts[-1])
+    page.screenshot(path=str(shots / "liars_dice_bid.png"))
+    face = page.locator("#bid-faces button").last
+    action = face.get_attribute("data-action")
+    record = server_json(base, f"/api/sessions/{session_id(page)}")
+    bid = next(m for m in record["moves"] if str(m["action"]) == action)
+    assert bid["short"].startswith(f"zhai {counts[-1]} ")
+    click_and_wait(page, "#bid-faces button:last-child")
+    assert f"bids {bid['label']}" in page.inner_text("#log")
+
+
+def test_a_hidden_da_yaoguai_hand_shows_as_many_cards_as_it_holds(server, page):
+    """A seat that picked up cards: those face up, the rest face down, 21 cards in all."""
+    base, _ = server
+    page.goto(base + "/#/")
+    page.wait_for_selector("#lobby")
+    counts = page.evaluate("""() => {
+      const known = Array.from({ length: 19 }, (_, c) => ({ card: c, r: "J", s: "h" }));
+      const seat = (hand, count, k) => ({ name: "", count, beans: 0, place: 0, hand, known: k });
+      const msg = { game: "dayaoguai", seat: 0, status: "playing", labels: ["you", "a"],
+        table: { step: 3, table: [], player: 0,
+                 seats: [seat([known[0]], 1, []), seat(null, 21, known)] } };
+      const felt = TABLES.dayaoguai(msg);
+      const other = felt.querySelector('[data-seat="1"]');
+      return [other.querySelectorAll(".card").length, other.querySelectorAll(".card.back").length];
+    }""")
+    assert counts == [21, 2]
+
+
+def test_spectating_hanabi_shows_the_hands_and_labels_the_tokens(server, page):
+    base, _ = server
+    start_from_lobby(page, base, "hanabi", 3, watch=True)
+    page.wait_for_selector("#game")
+    assert page.locator(".hcard").count() == 10
+    assert page.locator(".hcard.hidden").count() == 0  # no "?" cards for an onlooker
+    assert page.locator("#reveal").count() == 0
+    assert page.inner_text("#hint-tokens") == "hints 8/8"
+    assert page.inner_text("#lives") == "lives 3/3"
+    badge = page.evaluate("""() => hanabiCard({ slot: 2, know: { color: null, rank: 4,
+        not_colors: ["R", "G"], not_ranks: [] } }).textContent""")
+    assert "?4" in badge and "not RG" in badge

@@ -87,8 +87,10 @@ class LiarsDiceView(View):
 
     def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
                   seat: int | None, truncated: bool) -> str:
-        why = "The round hit the step limit." if truncated else "Match over."
-        return why + " Points this match: " + ", ".join(
+        rounds = env.rules.num_rounds
+        why = ("The round hit the step limit." if truncated else
+               f"Game over after {rounds} round{'s' if rounds > 1 else ''}.")
+        return why + " Points this game: " + ", ".join(
             f"seat {q}{' (you)' if q == seat else ''} {total[q]:+g}"
             for q in range(env.rules.num_players))
 

@@ -114,8 +114,9 @@ class ZhaJinHuaView(View):
                Move(FOLD, "f", "fold", bool(mask[FOLD]))]
         out += [Move(COMPARE0 + j, f"c{j}", f"compare with seat {j} (pay {compare})",
                      bool(mask[COMPARE0 + j])) for j in range(env.rules.num_players)]
-        out += [Move(BET0 + k, f"b{u}", f"bet {u} (pay {u * pays})", bool(mask[BET0 + k]))
-                for k, u in enumerate(BET_UNITS)]
+        least = int(_f(s, "min_bet"))  # the bet at the minimum is the call, a larger one raises
+        out += [Move(BET0 + k, f"b{u}", f"{'call' if u == least else 'raise'}: bet {u} "
+                     f"(pay {u * pays})", bool(mask[BET0 + k])) for k, u in enumerate(BET_UNITS)]
         return out
 
     def narrate(self, before: Any, after: Any, env: Any, action: int, reward: np.ndarray,

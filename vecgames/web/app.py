@@ -3,8 +3,9 @@ arenas, and the page (plain HTML/JS/CSS in ``static/``, no build step).
 
 Routes (every error is ``{"error": text}`` with a 4xx status):
 
-- ``GET /api/games``: games, rule options, players, loaded checkpoints, ``warming`` (the
-  server still compiles its kernels);
+- ``GET /api/games``: games, rule options (with ``option_docs``: label, help, choices and
+  the web's cap), ``how_to_play``, players, loaded checkpoints, ``warming`` (the server
+  still compiles its kernels);
 - ``POST /api/sessions`` ``{game, seat (null: spectate), opponents, options, games, seed}``;
   ``GET /api/sessions/{id}[?reveal=1]`` (reveal: spectators only);
   ``POST /api/sessions/{id}/action`` ``{action, version}`` or Hold'em ``{kind, amount,

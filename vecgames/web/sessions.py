@@ -31,6 +31,7 @@ from typing import Any, Generic, TypeVar
 import numpy as np
 
 from ..arena.replay import Action, apply_action
+from ..core.guide import describe_options
 from ..core.simulation import numba_threads
 from ..policies.human import row_state
 from . import views
@@ -71,6 +72,11 @@ class WebError(Exception):
 
 def rules_module(game: str) -> Any:
     return importlib.import_module(f"vecgames.games.{game}.rules")
+
+
+def guide_module(game: str) -> Any:
+    """The game's labels and help for its rule options, and its how-to-play text."""
+    return importlib.import_module(f"vecgames.games.{game}.guide")
 
 
 def check_game(game: Any) -> str:
@@ -160,13 +166,23 @@ class Catalog:
                        f"({', '.join(self.builtins(game))}) or a checkpoint given to "
                        f"`vecgames serve --checkpoint` ({loaded})")
 
+    @staticmethod
+    def _option_docs(game: str, docs: Any) -> dict[str, dict[str, Any]]:
+        """The labels, help and choices of the rule options, with the web's caps as ``max``."""
+        out = describe_options(docs)
+        for name, cap in WEB_OPTION_LIMITS.get(game, {}).items():
+            out[name]["max"] = cap
+        return out
+
     def describe(self) -> list[dict[str, Any]]:
         """Every game with its rule options, players and default opponent (``/api/games``)."""
         out = []
         for game in GAMES:
-            view, rules = views.view_of(game), rules_module(game)
+            view, rules, guide = views.view_of(game), rules_module(game), guide_module(game)
             out.append({"name": game, "title": views.TITLES[game],
                         "options": rules.DEFAULT_OPTIONS,
+                        "option_docs": self._option_docs(game, guide.OPTION_DOCS),
+                        "how_to_play": [list(part) for part in guide.HOW_TO_PLAY],
                         "players": self.builtins(game, table=True),
                         "arena_players": self.builtins(game),
                         "checkpoints": self.checkpoint_names(game),
@@ -431,7 +447,10 @@ class Session:
                 "to_act": self.to_act if playing else None, "your_turn": your_turn,
                 "table": table, "moves": moves, "log": list(self.log),
                 "result": self.result, "score": [float(x) for x in self.score],
-                "results": self.results, "reveal": bool(reveal)}
+                "results": self.results, "reveal": bool(reveal),
+                # the rule options this table plays by: the defaults and those asked for
+                "rules": {**rules_module(self.game).DEFAULT_OPTIONS, **self.options,
+                          "num_players": self.num_players}}
 
 
 def parse_action(game: str, body: Any) -> Action:

@@ -5,7 +5,8 @@ plain JSON values. ``seat`` is the viewer's seat (None: a spectator); ``reveal``
 only) shows every hand; ``shown`` are seats whose cards the game has revealed (a showdown).
 Otherwise a seat sees what the game shows it and nothing else: its own cards (Zha Jin Hua:
 after looking; Hanabi: never, only what hints told), other seats' cards only when the rules
-reveal them. Every card is a dict with a ``card`` id, so a test can check every message.
+reveal them. Hanabi's cards face outward, so a spectator sees every hand without
+``reveal``. Every card is a dict with a ``card`` id, so a test can check every message.
 
 The move list and the move log reuse the terminal views (``vecgames.play.<game>.VIEW``):
 their ``moves`` (legal ones only), ``narrate`` and ``game_over`` say only what every seat saw.
@@ -204,16 +205,22 @@ def _hanabi(s: Any, env: Any, seat: int | None, reveal: bool,
         return {"card": int(c), "color": COLOR_NAMES[c // 5], "rank": int(c % 5) + 1}
 
     def known(k: int) -> dict[str, Any]:
+        """What the holder knows (every seat heard the hints): a colour and a rank once
+        only one is possible, and the colours and ranks hints ruled out."""
         colors = [COLOR_NAMES[c] for c in range(5) if (k >> c) & 1]
         ranks = [v + 1 for v in range(5) if (k >> (5 + v)) & 1]
         return {"color": colors[0] if len(colors) == 1 else None,
-                "rank": ranks[0] if len(ranks) == 1 else None}
+                "rank": ranks[0] if len(ranks) == 1 else None,
+                "not_colors": [] if len(colors) == 1 else
+                [COLOR_NAMES[c] for c in range(5) if not (k >> c) & 1],
+                "not_ranks": [] if len(ranks) == 1 else
+                [v + 1 for v in range(5) if not (k >> (5 + v)) & 1]}
 
     cards, know = hands(s)[0], knowledge(s)[0]
     seats = []
     for p in range(env.rules.num_players):
-        # a player sees every hand but their own; a spectator none, or all with reveal
-        visible = reveal or (seat is not None and p != seat)
+        # cards face outward: a player sees every hand but their own, an onlooker every hand
+        visible = reveal or seat is None or p != seat
         slots = []
         for k in range(env.rules.hand_size):
             if cards[p, k] < 0:

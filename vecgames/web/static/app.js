@@ -108,13 +108,16 @@ function hanabiCard(slot) {
   const color = c ? HANABI_COLORS[c.color] : (k.color ? HANABI_COLORS[k.color] : "#777");
   const face = c ? `${c.rank}` : (k.rank ? `${k.rank}` : "?");
   const hint = `${k.color || "?"}${k.rank || "?"}`;
+  const ruledOut = [...(k.not_colors || []), ...(k.not_ranks || [])];
   const slotNo = slot.slot === undefined ? "" : h("span", { class: "slot-no", title: "slot" }, slot.slot);
   return h("div", { class: "hslot" }, slotNo,
            h("div", { class: `hcard ${c ? "" : "hidden"}`, style: `--c:${color}`,
                       "data-card": c ? c.card : null, "data-slot": slot.slot,
                       title: c ? `${c.color}${c.rank}` : "your card" },
              h("span", { class: "hrank" }, face),
-             h("span", { class: "hint", title: "what its holder knows" }, hint)));
+             h("span", { class: "hint", title: "what its holder knows from hints" }, hint)),
+           ruledOut.length ? h("span", { class: "not", title: "ruled out by hints" },
+                               `not ${ruledOut.join("")}`) : "");
 }
 
 // ------------------------------------------------------------------ tables per game
@@ -182,9 +185,10 @@ const TABLES = {
       h("div", { class: "firework", style: `--c:${HANABI_COLORS[f.color]}`,
                  "data-color": f.color }, h("span", {}, f.height))));
     const tokens = h("div", { class: "tokens" },
+      h("span", { class: "token-label", id: "hint-tokens" }, `hints ${t.info}/${t.max_info}`),
       Array.from({ length: t.max_info }, (_, k) =>
-        h("span", { class: `token info${k < t.info ? "" : " used"}`, title: "information" })),
-      " ",
+        h("span", { class: `token info${k < t.info ? "" : " used"}`, title: "hint token" })),
+      h("span", { class: "token-label", id: "lives" }, `lives ${t.life}/${t.max_life}`),
       Array.from({ length: t.max_life }, (_, k) =>
         h("span", { class: `token life${k < t.life ? "" : " used"}`, title: "life" })));
     const discards = h("div", { class: "discards" }, "discards: ",
@@ -196,11 +200,13 @@ const TABLES = {
   },
   dayaoguai(msg) {
     const t = msg.table;
+    // a hidden hand: the cards it picked up (everyone saw them) face up, the rest face down
     const seats = t.seats.map((s, p) => seatBox(msg, p, [
-      cards(s.hand, s.count),
-      h("div", { class: "seat-info" }, chips(s.beans, "beans"), ` ${s.count} card(s)`,
-        s.place ? ` · finished #${s.place}` : "",
-        !s.hand && s.known.length ? [" · holds ", cards(s.known, 0)] : "")]));
+      s.hand ? cards(s.hand) : h("div", { class: "cards" }, s.known.map(cardEl),
+        Array.from({ length: s.count - s.known.length }, () => cardEl(null))),
+      h("div", { class: "seat-info" }, chips(s.beans, "beans"),
+        ` ${s.count} card${s.count === 1 ? "" : "s"}`, s.place ? ` · finished #${s.place}` : "",
+        !s.hand && s.known.length ? ` · ${s.known.length} picked up, shown` : "")]));
     const center = h("div", { class: "center" },
       h("div", { class: "board" }, t.table.length ? cards(t.table, 0) : "empty table: a lead"),
       h("div", {}, `step ${t.step}`));
@@ -223,9 +229,52 @@ function moveButton(msg, m) {
            m.label);
 }
 
+const BID_MODES = { fei: "飞 fei (ones wild)", zhai: "斋 zhai (ones count as ones)" };
+
+// Liar's Dice: the challenge, and a bid picked as mode, count and face (not one button per
+// bid): only the legal counts of the chosen mode, then that count's legal faces as dice.
+function bidPicker(msg) {
+  const bids = {};  // mode -> count -> its legal bids, in the server's (face) order
+  const panel = h("div", { class: "moves", id: "moves" });
+  for (const m of msg.moves) {
+    if (m.group === "challenge") {
+      panel.append(h("div", { class: "move-group", "data-group": "challenge" },
+        h("span", { class: "group-name" }, "challenge"),
+        h("div", { class: "buttons" }, moveButton(msg, m))));
+      continue;
+    }
+    const [mode, count] = m.short.split(" ");
+    const byCount = (bids[mode] = bids[mode] || {});
+    (byCount[count] = byCount[count] || []).push(m);
+  }
+  const modes = Object.keys(bids);
+  if (!modes.length) return panel;
+  const modeSel = h("select", { id: "bid-mode" },
+    modes.map((md) => h("option", { value: md }, BID_MODES[md] || md)));
+  const countSel = h("select", { id: "bid-count" });
+  const faces = h("div", { class: "buttons", id: "bid-faces" });
+  const drawFaces = () => faces.replaceChildren(...bids[modeSel.value][countSel.value].map((m) =>
+    h("button", { class: "move face", "data-action": m.action, "data-group": m.group,
+                  title: m.label, onclick: () => sendMove(msg, { action: m.action }) },
+      die(Number(m.short.split(" ")[2]), 26))));
+  const drawCounts = () => {
+    countSel.replaceChildren(...Object.keys(bids[modeSel.value]).map((c) =>
+      h("option", { value: c }, c)));
+    drawFaces();
+  };
+  modeSel.addEventListener("change", drawCounts);
+  countSel.addEventListener("change", drawFaces);
+  drawCounts();
+  panel.append(h("div", { class: "move-group bid-picker", "data-group": "bid" },
+    h("span", { class: "group-name" }, "bid"), modeSel, h("label", {}, " count ", countSel),
+    h("span", {}, " × face: "), faces));
+  return panel;
+}
+
 function movesPanel(msg) {
   if (!msg.your_turn) return h("div", { class: "moves waiting" },
     msg.status === "playing" ? `seat ${msg.to_act} to act…` : "");
+  if (msg.game === "liars_dice") return bidPicker(msg);
   const groups = {};
   for (const m of msg.moves) (groups[m.group] = groups[m.group] || []).push(m);
   const panel = h("div", { class: "moves", id: "moves" });
@@ -258,7 +307,7 @@ let moveInFlight = false;
 async function sendMove(msg, body) {
   if (moveInFlight) return;
   moveInFlight = true;
-  document.querySelectorAll("#moves button, #moves input").forEach((b) => { b.disabled = true; });
+  document.querySelectorAll("#moves button, #moves input, #moves select").forEach((b) => { b.disabled = true; });
   try {
     const next = await api("POST", `/api/sessions/${msg.id}/action`, { ...body, version: msg.version });
     renderSession(next);
@@ -269,7 +318,7 @@ async function sendMove(msg, body) {
         showError("the table changed before your move arrived: here it is now, move again");
       } catch (e2) { /* shown in the error banner */ }
     } else {
-      document.querySelectorAll("#moves button, #moves input").forEach((b) => { b.disabled = false; });
+      document.querySelectorAll("#moves button, #moves input, #moves select").forEach((b) => { b.disabled = false; });
     }
   } finally {
     moveInFlight = false;
@@ -299,7 +348,8 @@ function resultPanel(msg) {
   if (!msg.result) return "";
   const box = h("div", { class: "result", id: "result", "data-rewards":
                          JSON.stringify(msg.result.rewards) },
-    h("h3", {}, msg.status === "finished" ? "Match over" : `Game ${msg.game_no} over`),
+    h("h3", {}, msg.games > 1 ? `Game ${msg.game_no} of ${msg.games} over` : "Game over",
+      msg.status === "finished" && msg.games > 1 ? ": the match is over" : ""),
     h("pre", {}, msg.result.text));
   if (msg.status === "over") {
     const next = msg.mode === "watch" ? () => stepWatch(msg) : async () => {
@@ -326,7 +376,9 @@ function watchControls(msg) {
   return h("div", { class: "controls" },
     h("button", { id: "step", onclick: () => stepWatch(msg),
                   disabled: msg.status === "finished" }, "Next move"),
-    auto, h("label", {}, reveal, " show all hands"));
+    auto, msg.game === "hanabi" ? h("span", { class: "small" },
+      "Hanabi cards face outward: you see every hand, each player sees all but their own")
+      : h("label", {}, reveal, " show all hands"));
 }
 
 async function stepWatch(msg) {
@@ -345,6 +397,7 @@ function renderSession(msg) {
                                       "data-version": msg.version, "data-status": msg.status },
     h("h2", {}, title, h("small", {}, ` · game ${msg.game_no} of ${msg.games} · seed ${msg.seed === null ? "shown when the match ends" : msg.seed}`)),
     msg.mode === "watch" ? watchControls(msg) : "",
+    howToPlay(msg.game),
     h("div", { class: "play-area" },
       h("div", { class: "table-col" }, table, movesPanel(msg), resultPanel(msg)),
       h("aside", {}, h("h3", {}, "Score"), scorePanel(msg), h("h3", {}, "Moves"),
@@ -356,11 +409,39 @@ function renderSession(msg) {
 
 // ------------------------------------------------------------------ lobby
 
-function optionInput(name, value) {
+// "How to play": the rules and the terms the table uses, folded (GAMES may not be loaded yet on
+// a page opened from a link: the route loads it first).
+function howToPlay(name, open) {
+  const game = GAMES && GAMES.find((g) => g.name === name);
+  if (!game) return "";
+  return h("details", { class: "how-to-play", id: "how-to-play", open: !!open },
+    h("summary", {}, `How to play ${game.title}`),
+    h("dl", {}, game.how_to_play.flatMap(([term, text]) => [h("dt", {}, term), h("dd", {}, text)])));
+}
+
+function optionInput(name, value, doc) {
+  if (doc && doc.choices) return h("select", { name }, doc.choices.map((c) =>
+    h("option", { value: c, selected: c === value }, c)));
   if (typeof value === "boolean") return h("input", { type: "checkbox", name, checked: value });
-  if (typeof value === "number") return h("input", { type: "number", name, value });
-  return h("input", { type: "text", name, value: value === null ? "" : value,
-                      placeholder: value === null ? "default" : "" });
+  if (typeof value === "number") {
+    return h("input", { type: "number", name, value, min: doc && doc.min, max: doc && doc.max });
+  }
+  // an option whose default is "decided by the game" (null): empty, or a number
+  return h("input", { type: "number", name, value: value === null ? "" : value,
+                      placeholder: value === null ? "auto" : "", min: 0 });
+}
+
+// A rule option: its label, its input (a list where the values are a fixed few) and a line of
+// help; the library's name is in the tooltip.
+function optionField(game, name, value) {
+  const doc = (game.option_docs || {})[name] || { label: name, help: "", choices: null };
+  const input = name === "num_players"
+    ? h("input", { type: "number", name, value, min: game.num_players_range[0],
+                   max: game.num_players_range[1] })
+    : optionInput(name, value, doc);
+  return h("label", { class: "option", title: `${name}: ${doc.help}`, "data-option": name },
+    h("span", { class: "option-label" }, doc.label), " ", input,
+    doc.help ? h("small", { class: "help" }, doc.help) : "");
 }
 
 function readOptions(form, game) {
@@ -407,10 +488,7 @@ async function lobby(watch) {
   const draw = () => {
     const game = GAMES.find((g) => g.name === gameSel.value);
     const opts = h("fieldset", { class: "options" }, h("legend", {}, "Rules"),
-      Object.entries(game.options).map(([k, v]) => h("label", {}, `${k} `, k === "num_players"
-        ? h("input", { type: "number", name: k, value: v, min: game.num_players_range[0],
-                       max: game.num_players_range[1] })
-        : optionInput(k, v))));
+      Object.entries(game.options).map(([k, v]) => optionField(game, k, v)));
     const seats = h("fieldset", { class: "seats" }, h("legend", {}, watch ? "Players" : "Opponents"));
     let drawn = null;  // the table size and your seat the seat list was drawn for
     const drawSeats = () => {
@@ -436,7 +514,7 @@ async function lobby(watch) {
                                                                min: 0, onchange: drawSeats })),
       h("label", {}, "games ", h("input", { type: "number", name: "games", value: 1, min: 1 })),
       h("label", {}, "seed ", h("input", { type: "number", name: "seed", placeholder: "random" })));
-    body.replaceChildren(opts, extra, seats,
+    body.replaceChildren(howToPlay(game.name), opts, extra, seats,
       h("button", { id: "start", type: "button", onclick: () => start(game, watch) },
         watch ? "Watch" : "Play"));
     form.querySelector('[name="num_players"]').addEventListener("change", drawSeats);
@@ -517,6 +595,7 @@ async function replayView(id) {
             draw();
           } }), " show all hands"),
         h("a", { href: `/api/replays/${id}/file`, download: "" }, "download")),
+      howToPlay(doc.game),
       h("div", { class: "play-area" },
         h("div", { class: "table-col" }, TABLES[doc.game](msg),
           h("div", { class: "now", id: "now" }, k ? f.lines.join(" · ") : "the deal")),
@@ -545,7 +624,7 @@ async function arenaForm() {
         { title: game.arena_players[n] || "checkpoint" },
         h("input", { type: "checkbox", name: "player", value: n, checked: i < 3 }), ` ${n}`)));
     opts.replaceChildren(h("legend", {}, "Rules"), ...Object.entries(game.options).map(([k, v]) =>
-      h("label", {}, `${k} `, optionInput(k, v))));
+      optionField(game, k, v)));
   };
   gameSel.addEventListener("change", draw);
   const games = h("input", { type: "number", id: "arena-games", value: 400, min: 8 });
@@ -624,6 +703,7 @@ async function route() {
   showError("");
   const parts = location.hash.replace(/^#\/?/, "").split("/");
   try {
+    GAMES = GAMES || await loadGames();
     if (parts[0] === "play" && parts[1]) {
       renderSession(await api("GET", `/api/sessions/${parts[1]}`));
     } else if (parts[0] === "watch" && parts[1]) {
