@@ -289,6 +289,7 @@ def _add_list(p: argparse.ArgumentParser) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     import dataclasses
+    import importlib
     import json
 
     from .api import list_games
@@ -302,6 +303,11 @@ def _list(args: argparse.Namespace) -> int:
         sizes = ", ".join(f"{k!r} {v}" for k, v in g.obs_dim.items())
         print(f"{g.name}  ({g.gym_id}; report: {'yes' if g.name in REPORTS else 'no'})")
         print(f"  rules:    {_options_text(g.rule_options)}")
+        docs = importlib.import_module(f"vecgames.games.{g.name}.guide").OPTION_DOCS
+        width = max(map(len, docs))
+        for name, doc in docs.items():
+            choices = "" if doc.choices is None else f" ({' or '.join(map(repr, doc.choices))})"
+            print(f"    {name:<{width}}  {doc.label}: {doc.help}{choices}")
         print(f"  env:      {_options_text(g.env_options)}")
         if g.simulate_options:
             print(f"  simulate: {_options_text(g.simulate_options)}")

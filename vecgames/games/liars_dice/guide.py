@@ -15,10 +15,10 @@ OPTION_DOCS: dict[str, OptionDoc] = {
         "No repeated bids", "a bid already made this round may not be made again (without "
                             "it a round can go on for ever)"),
     "reward": OptionDoc("Points", "zero_sum: -1 to the loser, the rest shared by the others; "
-                                  "seed: +1 to every other player", REWARDS),
+                                  "'seed' (the original's): +1 to every other player", REWARDS),
     "max_round_steps": OptionDoc("Bid limit", "a round with this many bids is cut, no points"),
     "min_first_count": OptionDoc(
-        "Least first bid", "the least count of a round's first bid (empty: players + 1)"),
+        "Least first bid", "the least count of a round's first bid (unset: players + 1)"),
 }
 
 HOW_TO_PLAY: tuple[tuple[str, str], ...] = (

@@ -15,7 +15,7 @@ OPTION_DOCS: dict[str, OptionDoc] = {
                      A23_OPTIONS),
     "special_235": OptionDoc("2-3-5 beats trips",
                              "an off-suit 2-3-5 beats three of a kind (and nothing else)"),
-    "first_player": OptionDoc("First player", "the seat that acts first (empty: drawn at random)"),
+    "first_player": OptionDoc("First player", "the seat that acts first (unset: drawn at random)"),
 }
 
 HOW_TO_PLAY: tuple[tuple[str, str], ...] = (
