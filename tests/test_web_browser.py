@@ -245,6 +245,37 @@ def test_a_replay_steps_back_and_forth(server, page, shots):
     assert page.is_disabled("#back")
 
 
+def test_a_long_replay_comes_in_windows(server, page):
+    """A replay of 575 moves: the page asks for windows of frames as the position reaches
+    them, never for the whole replay; the log numbers the moves it shows by their move."""
+    import warnings
+
+    import vecgames
+    from vecgames.arena.replay import arena_replay
+    from vecgames.web.replays import ReplayDoc
+
+    base, app = server
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # few deals: this arena only supplies a game
+        result = vecgames.arena("dayaoguai", ["random", "shed"], 2, seed=1, num_players=3)
+    doc = app.state.vecgames.replays.add(ReplayDoc(arena_replay(result, ["random", "shed"], 1),
+                                                   "long"))
+    assert doc.moves > 400
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/replays/" in r.url else None)
+    page.goto(base + f"/#/replay/{doc.id}")
+    page.wait_for_selector("#replay")
+    page.click("#last")
+    page.wait_for_selector(f'#replay[data-step="{doc.moves}"]')
+    last = doc.frames(True, doc.moves, doc.moves)[-1]
+    assert page.inner_text("#now").split() == " · ".join(last["lines"]).split()
+    assert page.locator("#log li[value]").last.get_attribute("value") == str(doc.moves)
+    page.click("#back")
+    page.wait_for_selector(f'#replay[data-step="{doc.moves - 1}"]')
+    assert asked and all("/frames?" in url for url in asked), asked
+    assert len(asked) <= 4  # windows 0, the last two, maybe one more: not one per move
+
+
 def test_the_arena_page_fills_in(server, page, shots):
     base, _ = server
     page.goto(base + "/#/arena")

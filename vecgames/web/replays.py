@@ -79,7 +79,7 @@ class ReplayDoc:
         """``count`` frames from frame ``start`` (``GET /api/replays/{id}/frames``)."""
         start = request_int(start, "start", 0, self.moves)
         count = request_int(count, "count", 1, MAX_FRAMES_PER_PAGE)
-        return {"id": self.id, "reveal": reveal, "start": start, "steps": self.moves,
+        return {**self.summary(), "reveal": reveal, "start": start, "steps": self.moves,
                 "frames": self.frames(reveal, start, start + count - 1)}
 
 

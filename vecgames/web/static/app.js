@@ -327,11 +327,17 @@ async function sendMove(msg, body) {
 
 // ------------------------------------------------------------------ a session page
 
-// Moves are numbered explicitly so that a game separator does not use up a number.
+// Moves are numbered explicitly so that a game separator does not use up a number. A line
+// may carry its number (``no``: a replay's move number; null: a further line of that move).
 function logPanel(lines) {
   let n = 0;
-  const list = h("ol", { class: "log", id: "log" }, lines.map((l) => (l.seat === null
-    ? h("li", { class: "sep" }, l.text) : h("li", { value: ++n }, l.text))));
+  const item = (l) => {
+    if (l.seat === null) return h("li", { class: "sep" }, l.text);
+    if (l.no === null) return h("li", { class: "more" }, l.text);
+    n = l.no === undefined ? n + 1 : l.no;
+    return h("li", { value: n }, l.text);
+  };
+  const list = h("ol", { class: "log", id: "log" }, lines.map(item));
   setTimeout(() => { list.scrollTop = list.scrollHeight; }, 0);
   return list;
 }
@@ -569,43 +575,68 @@ async function replayList() {
       : h("p", {}, "No replays yet: run an arena and open one of its games."));
 }
 
+// A replay's frames come in windows of FRAME_WINDOW from /frames, fetched as the position
+// reaches them (a 10,000-move replay is never sent whole); the move log shows the moves of
+// the window before the position and its own.
+const FRAME_WINDOW = 200;
+
 async function replayView(id) {
   let reveal = true;
-  let doc = await api("GET", `/api/replays/${id}?reveal=1`);
+  let windows = new Map();  // window number -> its frames
+  const frameWindow = async (w) => {
+    if (!windows.has(w)) {
+      const page = await api("GET", `/api/replays/${id}/frames?start=${w * FRAME_WINDOW}` +
+                                    `&count=${FRAME_WINDOW}&reveal=${reveal ? 1 : 0}`);
+      windows.set(w, page);
+    }
+    return windows.get(w);
+  };
+  const first = await frameWindow(0);
+  const steps = first.steps;
   let k = 0;
   const main = document.getElementById("main");
-  const draw = () => {
-    const f = doc.frames[k];
-    const msg = { game: doc.game, seat: null, labels: doc.players, status: f.done ? "over" : "playing",
-                  table: f.table, your_turn: false };
-    const log = doc.frames.slice(1, k + 1).flatMap((fr) => fr.lines.map((text) => ({ seat: fr.seat, text })));
-    main.replaceChildren(h("section", { id: "replay", "data-step": k, "data-steps": doc.frames.length - 1 },
-      h("h2", {}, `Replay: ${doc.title}`, h("small", {}, ` · ${doc.players.join(" | ")} · deal ${doc.deal}`)),
+  const go = async (to) => {
+    k = Math.max(0, Math.min(steps, to));
+    await draw();
+  };
+  const draw = async () => {
+    const w = Math.floor(k / FRAME_WINDOW);
+    const here = await frameWindow(w);
+    const before = w > 0 ? (await frameWindow(w - 1)).frames : [];
+    const f = here.frames[k - w * FRAME_WINDOW];
+    const msg = { game: first.game, seat: null, labels: first.players,
+                  status: f.done ? "over" : "playing", table: f.table, your_turn: false };
+    const shown = [...before, ...here.frames].filter((fr) => fr.step >= 1 && fr.step <= k);
+    const log = shown.flatMap((fr) => fr.lines.map((text, i) =>
+      ({ seat: fr.seat, text, no: i === 0 ? fr.step : null })));
+    main.replaceChildren(h("section", { id: "replay", "data-step": k, "data-steps": steps },
+      h("h2", {}, `Replay: ${first.title}`,
+        h("small", {}, ` · ${first.players.join(" | ")} · deal ${first.deal}`)),
       h("div", { class: "controls" },
-        h("button", { id: "first", onclick: () => { k = 0; draw(); } }, "|◀ first"),
-        h("button", { id: "back", disabled: k === 0, onclick: () => { k -= 1; draw(); } }, "◀ Back"),
-        h("span", { id: "position" }, `move ${k} / ${doc.frames.length - 1}`),
-        h("button", { id: "forward", disabled: k === doc.frames.length - 1,
-                      onclick: () => { k += 1; draw(); } }, "Forward ▶"),
-        h("button", { id: "last", onclick: () => { k = doc.frames.length - 1; draw(); } }, "last ▶|"),
+        h("button", { id: "first", onclick: () => go(0) }, "|◀ first"),
+        h("button", { id: "back", disabled: k === 0, onclick: () => go(k - 1) }, "◀ Back"),
+        h("span", { id: "position" }, `move ${k} / ${steps}`),
+        h("button", { id: "forward", disabled: k === steps, onclick: () => go(k + 1) },
+          "Forward ▶"),
+        h("button", { id: "last", onclick: () => go(steps) }, "last ▶|"),
         h("label", {}, h("input", { type: "checkbox", id: "reveal", checked: reveal,
           onchange: async (e) => {
             reveal = e.target.checked;
-            doc = await api("GET", `/api/replays/${id}?reveal=${reveal ? 1 : 0}`);
-            draw();
+            windows = new Map();
+            await draw();
           } }), " show all hands"),
         h("a", { href: `/api/replays/${id}/file`, download: "" }, "download")),
-      howToPlay(doc.game),
+      howToPlay(first.game),
       h("div", { class: "play-area" },
-        h("div", { class: "table-col" }, TABLES[doc.game](msg),
+        h("div", { class: "table-col" }, TABLES[first.game](msg),
           h("div", { class: "now", id: "now" }, k ? f.lines.join(" · ") : "the deal")),
         h("aside", {}, h("h3", {}, "Moves"), logPanel(log)))));
   };
-  draw();
+  await draw();
   document.onkeydown = (e) => {
     if (!document.getElementById("replay")) return;
-    if (e.key === "ArrowRight" && k < doc.frames.length - 1) { k += 1; draw(); }
-    if (e.key === "ArrowLeft" && k > 0) { k -= 1; draw(); }
+    if (e.key === "ArrowRight" && k < steps) go(k + 1);
+    if (e.key === "ArrowLeft" && k > 0) go(k - 1);
   };
 }
 
