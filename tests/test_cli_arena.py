@@ -175,14 +175,16 @@ def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):
 # ---------------------------------------------------------------- simulate --policy
 
 
-@pytest.mark.parametrize("text, keyword, spec", [
-    ("random,call", "policy", ["random", "call"]),
-    ("call", "policy", "call"),
-    ("random,ckpt/model.pt", "players", ["random", "ckpt/model.pt"]),
-    ("model.pt", "players", "model.pt"),
+@pytest.mark.parametrize("text, spec", [
+    ("random,call", ["random", "call"]),
+    ("call", "call"),
+    ("random,ckpt/model.pt", ["random", "ckpt/model.pt"]),
+    ("model.pt", "model.pt"),
 ])
-def test_simulate_policy_routes_checkpoints_to_players(text, keyword, spec):
-    assert cli._seat_players(text) == {keyword: spec}
+def test_simulate_policy_goes_to_players(text, spec):
+    """Built-in names and checkpoint paths alike: ``players=`` (built-in names only still
+    run in the kernels)."""
+    assert cli._seat_players(text) == {"players": spec}
 
 
 def test_checkpoint_players_on_the_command_line(tmp_path, capsys):
