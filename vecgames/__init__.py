@@ -16,10 +16,12 @@ from .games.catalog import make
 from .policies.catalog import players
 from .policies.checkpoint import load_player
 from .policies.protocol import Player
+from .zoo import zoo
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
 __all__ = ["ArenaResult", "GameInfo", "Player", "VecEnv", "__version__", "arena", "format_cards",
-           "games", "list_games", "load_player", "make", "parse_cards", "players", "simulate"]
+           "games", "list_games", "load_player", "make", "parse_cards", "players", "simulate",
+           "zoo"]
 
 games.__class__ = CallableGames  # vecgames.games() is list_games()
 register_gymnasium_ids()  # gymnasium.make("vecgames/Holdem-v0"); never imports Gymnasium

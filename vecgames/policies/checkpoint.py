@@ -67,6 +67,24 @@ class CheckpointPlayer:
                                             generator=self.generator).squeeze(-1)
         return actions.cpu().numpy().astype(np.int64)
 
+    def action_probs(self, obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """float64 ``[batch, num_actions]``: the chance of each action as this player acts
+        on these observations: the softmax of its masked scores when it samples
+        (``greedy=False``), 1 on the action it picks when greedy; 0 on illegal actions, each
+        row summing to 1 (exploitability and cross-entropy are computed from it)."""
+        import torch
+
+        with torch.inference_mode():
+            o = torch.as_tensor(np.ascontiguousarray(obs, dtype=np.float32), device=self.device)
+            m = torch.as_tensor(np.ascontiguousarray(action_mask, dtype=np.bool_),
+                                device=self.device)
+            scores = self._scores(self.net, o, m).double()
+            if self.greedy:
+                probs = torch.nn.functional.one_hot(scores.argmax(-1), scores.shape[-1]).double()
+            else:
+                probs = torch.softmax(scores.masked_fill(~m, float("-inf")), -1)
+        return probs.cpu().numpy()
+
     def __repr__(self) -> str:
         return f"CheckpointPlayer({self.game!r}, {os.fspath(self.path)!r})"
 
@@ -80,10 +98,12 @@ def label_of(path: Path) -> str:
     return stem
 
 
-def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = True,
+def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | None = None,
                 seed: int = 0) -> CheckpointPlayer:
     """The player stored in a checkpoint written by any vecgames trainer (Zha Jin Hua, both
-    recipes; Hold'em; Liar's Dice, either head; Hanabi; Da Yaoguai).
+    recipes; Hold'em; Liar's Dice, either head; Hanabi; Da Yaoguai), or a zoo player by its
+    name (``"zoo:..."``, ``vecgames.zoo()``). ``greedy`` (None: a file's player plays its
+    argmax, a zoo player as its card was measured) and ``seed`` (its sampling stream).
 
     Safe loading: a file holding objects other than tensors and plain data is refused with a
     ValueError before any of its code runs. A checkpoint without a ``game`` key (written before
@@ -91,7 +111,14 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = Tru
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or path, got {type(path).__name__}")
-    greedy = check_bool(greedy, "greedy")
+    zoo_name = path if isinstance(path, str) and path.startswith("zoo:") else None
+    if zoo_name is not None:
+        from ..zoo import card_of, zoo_path
+
+        path = zoo_path(zoo_name)
+        if greedy is None:
+            greedy = bool(card_of(zoo_name)["greedy"])
+    greedy = check_bool(True if greedy is None else greedy, "greedy")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
     file = Path(path)
@@ -106,9 +133,12 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool = Tru
     if not isinstance(options, dict):
         options = config_env_options(game, cfg)
     env_options = {k: v for k, v in options.items() if k not in NOT_NEEDED}
-    return CheckpointPlayer(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
-                            num_actions=int(ckpt["num_actions"]), env_options=env_options,
-                            path=file, device=dev, greedy=greedy, seed=int(seed))
+    player = CheckpointPlayer(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
+                              num_actions=int(ckpt["num_actions"]), env_options=env_options,
+                              path=file, device=dev, greedy=greedy, seed=int(seed))
+    if zoo_name is not None:
+        player.name = zoo_name
+    return player
 
 
 def load_network(path: str | os.PathLike, device: Any = "cpu"

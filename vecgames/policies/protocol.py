@@ -107,18 +107,31 @@ def resolve_player(game: str, item: Any) -> Any:
             except ImportError:  # pragma: no cover - part of every release since issue 23
                 raise ValueError("human players need vecgames.policies.human") from None
             return HumanPlayer(game)
+        if isinstance(item, str) and text.startswith("zoo:"):
+            return load_zoo_player(game, text)
         if Path(text).is_file():
             from .checkpoint import load_player
 
             return load_player(text)
         raise ValueError(f"players: unknown player {text!r} for {game}: a player is one of "
-                         f"the built-in players {tuple(names)}, 'human', or the path of an "
-                         f"existing checkpoint file")
+                         f"the built-in players {tuple(names)}, 'human', a zoo player "
+                         f"(vecgames.zoo(game)), or the path of an existing checkpoint file")
     if isinstance(item, (bool, np.bool_)) or not (callable(item) or _acts_on_env(item)):
         raise TypeError(f"players: a player must be a built-in name, a checkpoint path, "
                         f"'human' or a callable (obs, action_mask) -> actions; got "
                         f"{type(item).__name__}")
     return item  # a Player as it is: its label comes from ``name`` or its function name
+
+
+def load_zoo_player(game: str, name: str) -> Any:
+    """The zoo player ``name`` (``"zoo:..."``) of ``game``, labelled by that name."""
+    from ..zoo import card_of
+    from .checkpoint import load_player
+
+    card = card_of(name)
+    if card["game"] != game:
+        raise ValueError(f"players: {name!r} is a {card['game']} player, not a {game} one")
+    return load_player(name)  # it plays as its card measured it
 
 
 def resolve_items(game: str, spec: Any) -> tuple[list[Any], bool]:

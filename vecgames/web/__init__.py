@@ -34,6 +34,7 @@ def serve(host: str = "127.0.0.1", port: int = 8765, checkpoints: Sequence[str] 
     from .sessions import Catalog
 
     catalog = Catalog()
+    catalog.load_zoo()  # the zoo's players, by their zoo: names (with torch installed)
     catalog.load(list(checkpoints))
     local = host in LOOPBACK
     app = create_app(catalog, replays, allowed_hosts=LOCAL_HOSTS if local else ["*"])

@@ -128,6 +128,20 @@ class Catalog:
     checkpoints: dict[str, Any] = field(default_factory=dict)  # name -> Player
     paths: dict[str, str] = field(default_factory=dict)  # name -> the path it came from
 
+    def load_zoo(self) -> None:
+        """Offer every zoo player (``vecgames.zoo``) by its ``zoo:`` name, when torch is
+        installed (without it the zoo cannot play and is not offered)."""
+        import importlib.util
+
+        if importlib.util.find_spec("torch") is None:
+            return
+        from ..policies.protocol import load_zoo_player
+        from ..zoo import cards
+
+        for name, card in cards().items():
+            self.checkpoints[f"zoo:{name}"] = load_zoo_player(card["game"], f"zoo:{name}")
+            self.paths[f"zoo:{name}"] = f"zoo:{name}"
+
     def load(self, paths: Sequence[str]) -> None:
         """Load each checkpoint (``vecgames.load_player``); a bad one raises ValueError."""
         from ..policies.checkpoint import load_player

@@ -1,0 +1,116 @@
+"""Put a finished training run into the model zoo: its final weights, stripped to what a
+player needs (no optimizer, history or random state), and a card.
+
+    python -m vecgames.training.zoo_export RUN_DIR --name NAME --description TEXT \\
+        --command "vecgames train ..." [--seed-runs DIR,DIR,DIR]
+
+writes ``vecgames/zoo/NAME.pt`` and ``NAME.json`` (``--zoo`` for another folder). The card
+takes the run's config, budget (env steps, wall time) and evaluation (``eval.json``: the
+arena's means and 95% CIs) and names this machine's CPU: run it where the run trained.
+``--seed-runs``: runs of the same command with other seeds (maybe a shorter budget); their
+evaluations go on the card as the spread over seeds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+from pathlib import Path
+from typing import Any
+
+from vecgames.zoo import ZOO_DIR
+
+# What load_player reads from a checkpoint; everything else a trainer saves is left out.
+PLAYER_KEYS = ("format", "model", "config", "game", "env_options", "obs_dim", "num_actions")
+
+
+def cpu_name() -> str:
+    """This machine's CPU model and core count (Linux: /proc/cpuinfo)."""
+    model = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{model}, {os.cpu_count()} cores"
+
+
+def run_summary(run: Path) -> dict[str, Any]:
+    """A run's seed, budget and evaluation, from its eval.json."""
+    doc = json.loads((run / "eval.json").read_text())
+    cfg, train = doc["config"], doc["train"]
+    per_iteration = cfg.get("envs", 0) * cfg.get("steps", 1)
+    return {"seed": cfg["seed"], "iterations": train["iterations"],
+            "env_steps": int(train["iterations"] * per_iteration) if per_iteration else None,
+            "samples": train.get("samples"), "wall_time_s": train["seconds"],
+            "results": [{"opponent": e["opponent"], "seats": cfg["players"], "games": e["games"],
+                         "mean": e["mean"], "ci95_low": e["ci95_low"],
+                         "ci95_high": e["ci95_high"], "unit": e["unit"],
+                         "duplicate": e.get("duplicate", False)}
+                        for e in doc["evals"].values()]}
+
+
+def spread(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean and standard deviation over seeds of each opponent's mean."""
+    out: dict[str, Any] = {}
+    for opponent in [r["opponent"] for r in runs[0]["results"]]:
+        means = [next(r["mean"] for r in run["results"] if r["opponent"] == opponent)
+                 for run in runs]
+        out[opponent] = {"seeds": [run["seed"] for run in runs], "means": means,
+                         "mean": statistics.fmean(means),
+                         "std": statistics.stdev(means) if len(means) > 1 else 0.0}
+    return out
+
+
+def export(run: Path, name: str, description: str, command: str, zoo: Path,
+           seed_runs: list[Path]) -> Path:
+    import torch
+
+    from vecgames.policies.checkpoint import load_checkpoint
+
+    ckpt = load_checkpoint(run / "final.pt")
+    slim = {k: ckpt[k] for k in PLAYER_KEYS if k in ckpt}
+    slim["config"] = {k: v for k, v in slim["config"].items() if k != "out"}
+    zoo.mkdir(parents=True, exist_ok=True)
+    torch.save(slim, zoo / f"{name}.pt")
+    summary = run_summary(run)
+    card = {"name": name, "game": slim["game"], "file": f"{name}.pt",
+            "seats": int(slim["env_options"].get("num_players", 0)),
+            "description": description, "command": command, "seeds": [summary["seed"]],
+            # how it acts, as its evaluation played it: the argmax, or a draw from its policy
+            "greedy": bool(slim["config"].get("eval_greedy", False)),
+            "env_steps": summary["env_steps"], "samples": summary["samples"],
+            "wall_time_s": summary["wall_time_s"], "cpu": cpu_name(),
+            "torch": torch.__version__, "results": summary["results"]}
+    if seed_runs:
+        others = [run_summary(r) for r in seed_runs]
+        card["seed_spread"] = {"iterations": others[0]["iterations"],
+                               "env_steps": others[0]["env_steps"],
+                               "by_opponent": spread(others)}
+    (zoo / f"{name}.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    return zoo / f"{name}.json"
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vecgames.training.zoo_export",
+                                description=__doc__.split("\n\n")[0])
+    p.add_argument("run", type=Path, help="the run folder (final.pt, eval.json)")
+    p.add_argument("--name", required=True, help="the zoo name (played as zoo:NAME)")
+    p.add_argument("--description", required=True, help="one line: what it is")
+    p.add_argument("--command", required=True, help="the command that trained it")
+    p.add_argument("--seed-runs", default="", help="comma list of runs with other seeds")
+    p.add_argument("--zoo", type=Path, default=ZOO_DIR,
+                   help="the zoo folder (default: the package's)")
+    args = p.parse_args(argv)
+    runs = [Path(r) for r in args.seed_runs.split(",") if r]
+    print(export(args.run, args.name, args.description, args.command, args.zoo, runs))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,73 @@
+"""The model zoo: trained players shipped with the package, each a weight file (tensors and
+plain data only, loaded with ``torch.load(weights_only=True)``) and a card.
+
+A zoo player's name is ``"zoo:<name>"``; it works wherever a player name does
+(``simulate(players=...)``, ``arena``, ``vecgames play --agent``, ``vecgames serve``,
+``--mix``, ``--eval-opponents``). ``vecgames.zoo(game)`` lists them with their cards: the
+command that trained each, its seeds, env steps, wall time and CPU, and its arena results.
+Playing one needs torch (the ``train`` extra); listing does not.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+PREFIX = "zoo:"
+ZOO_DIR = Path(__file__).resolve().parent
+
+
+@cache
+def cards() -> dict[str, dict[str, Any]]:
+    """Every zoo player's card, by name (without the prefix)."""
+    out = {}
+    for file in sorted(ZOO_DIR.glob("*.json")):
+        card = json.loads(file.read_text(encoding="utf-8"))
+        out[card["name"]] = card
+    return out
+
+
+def is_zoo_name(text: str) -> bool:
+    return isinstance(text, str) and text.startswith(PREFIX)
+
+
+def zoo_names(game: str) -> list[str]:
+    """The zoo players of ``game``, as player names (``"zoo:..."``)."""
+    return [PREFIX + name for name, card in cards().items() if card["game"] == game]
+
+
+def card_of(name: str) -> dict[str, Any]:
+    """The card of zoo player ``name`` (with or without the prefix)."""
+    if not isinstance(name, str):
+        raise TypeError(f"a zoo name must be a str, got {type(name).__name__}")
+    bare = name[len(PREFIX):] if name.startswith(PREFIX) else name
+    if bare not in cards():
+        known = ", ".join(PREFIX + n for n in cards()) or "none"
+        raise ValueError(f"players: no zoo player {name!r}; the zoo holds {known}")
+    return cards()[bare]
+
+
+def zoo_path(name: str) -> Path:
+    """The weight file of zoo player ``name`` (with or without the prefix)."""
+    return ZOO_DIR / card_of(name)["file"]
+
+
+def zoo(game: str | None = None) -> Any:
+    """The zoo players (of ``game``; None: every game) as a DataFrame: name, game, seats,
+    what it is, its training budget and its arena results (``results``: one dict per
+    opponent, the mean and 95% CI per game of the card's unit)."""
+    import pandas as pd
+
+    if game is not None:
+        from ..games.catalog import game_module
+
+        game_module(game)  # an unknown game is a ValueError naming the games
+    rows = [{"name": PREFIX + c["name"], "game": c["game"], "seats": c["seats"],
+             "description": c["description"], "env_steps": c["env_steps"],
+             "wall_time_s": c["wall_time_s"], "cpu": c["cpu"], "seeds": c["seeds"],
+             "command": c["command"], "results": c["results"]}
+            for c in cards().values() if game is None or c["game"] == game]
+    return pd.DataFrame(rows, columns=["name", "game", "seats", "description", "env_steps",
+                                       "wall_time_s", "cpu", "seeds", "command", "results"])
