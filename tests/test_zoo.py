@@ -42,6 +42,11 @@ def test_the_zoo_has_players_and_complete_cards():
         assert list(vecgames.zoo(game)["name"]) == zoo_names(game)
     with pytest.raises(ValueError, match="unknown game"):
         vecgames.zoo("chess")
+    from vecgames.zoo import results
+
+    table = results()
+    assert len(table) == sum(len(c["results"]) for c in cards().values())
+    assert (table["ci_low"] <= table["mean"]).all() and (table["mean"] <= table["ci_high"]).all()
 
 
 def test_unknown_or_foreign_zoo_names_are_refused():

@@ -294,6 +294,7 @@ def _list(args: argparse.Namespace) -> int:
 
     from .api import list_games
     from .policies.catalog import players
+    from .zoo import PREFIX, cards
 
     infos = list_games()
     if args.json:
@@ -316,6 +317,10 @@ def _list(args: argparse.Namespace) -> int:
         width = max(map(len, g.policies))
         for player, how in players(g.name).items():
             print(f"    {player:<{width}}  {how}")
+        zoo = [f"{PREFIX}{name} ({card['seats']} seats)" for name, card in cards().items()
+               if card["game"] == g.name]
+        if zoo:
+            print(f"  zoo:      {', '.join(zoo)}  (trained players: vecgames.zoo(game))")
         print(f"  sizes:    obs {sizes}; actions {g.num_actions} ({g.num_players} players)")
     print(f"\n{LIST_LEGEND}")
     return 0

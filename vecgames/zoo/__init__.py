@@ -71,3 +71,25 @@ def zoo(game: str | None = None) -> Any:
             for c in cards().values() if game is None or c["game"] == game]
     return pd.DataFrame(rows, columns=["name", "game", "seats", "description", "env_steps",
                                        "wall_time_s", "cpu", "seeds", "command", "results"])
+
+
+def results(game: str | None = None) -> Any:
+    """The cards' arena results, a row per zoo player and opponent: seats, games, the mean
+    per game and its 95% CI (the card's unit), and the mean and standard deviation of that
+    mean over the card's seed runs (``seed_spread``; NaN without one)."""
+    import pandas as pd
+
+    rows = []
+    for card in cards().values():
+        if game is not None and card["game"] != game:
+            continue
+        spread = (card.get("seed_spread") or {}).get("by_opponent", {})
+        for r in card["results"]:
+            s = spread.get(r["opponent"], {})
+            rows.append({"name": PREFIX + card["name"], "opponent": r["opponent"],
+                         "seats": r["seats"], "games": r["games"], "mean": r["mean"],
+                         "ci_low": r["ci95_low"], "ci_high": r["ci95_high"], "unit": r["unit"],
+                         "seeds_mean": s.get("mean", float("nan")),
+                         "seeds_std": s.get("std", float("nan"))})
+    return pd.DataFrame(rows, columns=["name", "opponent", "seats", "games", "mean", "ci_low",
+                                       "ci_high", "unit", "seeds_mean", "seeds_std"])
