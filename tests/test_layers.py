@@ -23,7 +23,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("core", "cli_args"),  # shared machinery: cards, rng, jit, validation; CLI helpers
     ("poker",),  # hand evaluators, equity, preflop tables
     ("games", "torch_bridge"),  # rules, observations, envs, the game catalogue; env -> torch
-    ("policies",),  # players: built-in kernels, the protocol, checkpoints, a person
+    ("policies", "zoo"),  # players: built-in kernels, the protocol, checkpoints, a person;
+    # the model zoo's shipped weights and cards
     ("simulators",),  # whole games inside the kernels; any mix of players through env.step
     ("distributed", "solve"),  # Ray shards; the Liar's Dice solver
     ("arena", "play", "adapters"),  # matches and ratings; terminal games; Gymnasium & co
