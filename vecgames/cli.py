@@ -289,10 +289,10 @@ def _add_list(p: argparse.ArgumentParser) -> None:
 
 def _list(args: argparse.Namespace) -> int:
     import dataclasses
-    import importlib
     import json
 
     from .api import list_games
+    from .games.catalog import guide_module
     from .policies.catalog import players
     from .zoo import PREFIX, cards
 
@@ -304,7 +304,7 @@ def _list(args: argparse.Namespace) -> int:
         sizes = ", ".join(f"{k!r} {v}" for k, v in g.obs_dim.items())
         print(f"{g.name}  ({g.gym_id}; report: {'yes' if g.name in REPORTS else 'no'})")
         print(f"  rules:    {_options_text(g.rule_options)}")
-        docs = importlib.import_module(f"vecgames.games.{g.name}.guide").OPTION_DOCS
+        docs = guide_module(g.name).OPTION_DOCS
         width = max(map(len, docs))
         for name, doc in docs.items():
             choices = "" if doc.choices is None else f" ({' or '.join(map(repr, doc.choices))})"

@@ -40,6 +40,13 @@ def game_module(name: str) -> ModuleType:
     return importlib.import_module(GAMES[name][0])
 
 
+def guide_module(name: str) -> ModuleType:
+    """Game ``name``'s text for a person (``vecgames.games.<name>.guide``): its rule options'
+    labels and help, and how to play."""
+    game_module(name)
+    return importlib.import_module(f"{GAMES[name][0]}.guide")
+
+
 def gym_id(name: str) -> str:
     """The Gymnasium id of game ``name``, e.g. ``vecgames/Holdem-v0``."""
     game_module(name)

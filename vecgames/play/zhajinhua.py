@@ -107,14 +107,14 @@ class ZhaJinHuaView(View):
     def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:
         p = int(_f(s, "player"))
         pays = 2 if _seen(s, p) else 1
-        compare = 2 * int(_f(s, "min_bet"))
+        least = int(_f(s, "min_bet"))  # the bet at the minimum is the call, a larger one raises
+        compare = 2 * least
         out = [Move(NOOP, "go", "act without looking" if not _seen(s, p) else "go on",
                     bool(mask[NOOP])),
                Move(LOOK, "l", "look at your cards", bool(mask[LOOK])),
                Move(FOLD, "f", "fold", bool(mask[FOLD]))]
         out += [Move(COMPARE0 + j, f"c{j}", f"compare with seat {j} (pay {compare})",
                      bool(mask[COMPARE0 + j])) for j in range(env.rules.num_players)]
-        least = int(_f(s, "min_bet"))  # the bet at the minimum is the call, a larger one raises
         out += [Move(BET0 + k, f"b{u}", f"{'call' if u == least else 'raise'}: bet {u} "
                      f"(pay {u * pays})", bool(mask[BET0 + k])) for k, u in enumerate(BET_UNITS)]
         return out

@@ -52,14 +52,21 @@ class CheckpointPlayer:
         self.generator = torch.Generator(device=device)
         self.generator.manual_seed(seed)
 
+    def _masked_scores(self, obs: np.ndarray, action_mask: np.ndarray) -> tuple[Any, Any]:
+        """(the network's masked scores, the mask) as tensors on the player's device; call
+        under ``torch.inference_mode``."""
+        import torch
+
+        o = torch.as_tensor(np.ascontiguousarray(obs, dtype=np.float32), device=self.device)
+        m = torch.as_tensor(np.ascontiguousarray(action_mask, dtype=np.bool_),
+                            device=self.device)
+        return self._scores(self.net, o, m), m
+
     def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         import torch
 
         with torch.inference_mode():
-            o = torch.as_tensor(np.ascontiguousarray(obs, dtype=np.float32), device=self.device)
-            m = torch.as_tensor(np.ascontiguousarray(action_mask, dtype=np.bool_),
-                                device=self.device)
-            scores = self._scores(self.net, o, m)
+            scores, _ = self._masked_scores(obs, action_mask)
             if self.greedy:
                 actions = scores.argmax(-1)
             else:
@@ -75,10 +82,8 @@ class CheckpointPlayer:
         import torch
 
         with torch.inference_mode():
-            o = torch.as_tensor(np.ascontiguousarray(obs, dtype=np.float32), device=self.device)
-            m = torch.as_tensor(np.ascontiguousarray(action_mask, dtype=np.bool_),
-                                device=self.device)
-            scores = self._scores(self.net, o, m).double()
+            scores, m = self._masked_scores(obs, action_mask)
+            scores = scores.double()
             if self.greedy:
                 probs = torch.nn.functional.one_hot(scores.argmax(-1), scores.shape[-1]).double()
             else:
@@ -111,10 +116,10 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
     """
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"path must be a str or path, got {type(path).__name__}")
-    zoo_name = path if isinstance(path, str) and path.startswith("zoo:") else None
-    if zoo_name is not None:
-        from ..zoo import card_of, zoo_path
+    from ..zoo import card_of, is_zoo_name, zoo_path
 
+    zoo_name = path if isinstance(path, str) and is_zoo_name(path) else None
+    if zoo_name is not None:
         path = zoo_path(zoo_name)
         if greedy is None:
             greedy = bool(card_of(zoo_name)["greedy"])

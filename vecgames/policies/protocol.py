@@ -31,6 +31,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from ..zoo import is_zoo_name
 from .builtin import BuiltinPlayer
 from .catalog import players as builtin_players
 
@@ -107,7 +108,7 @@ def resolve_player(game: str, item: Any) -> Any:
             except ImportError:  # pragma: no cover - part of every release since issue 23
                 raise ValueError("human players need vecgames.policies.human") from None
             return HumanPlayer(game)
-        if isinstance(item, str) and text.startswith("zoo:"):
+        if is_zoo_name(item):
             return load_zoo_player(game, text)
         if Path(text).is_file():
             from .checkpoint import load_player

@@ -33,6 +33,7 @@ import numpy as np
 from ..arena.replay import Action, apply_action
 from ..core.guide import describe_options
 from ..core.simulation import numba_threads
+from ..games.catalog import guide_module
 from ..policies.human import row_state
 from . import views
 
@@ -72,11 +73,6 @@ class WebError(Exception):
 
 def rules_module(game: str) -> Any:
     return importlib.import_module(f"vecgames.games.{game}.rules")
-
-
-def guide_module(game: str) -> Any:
-    """The game's labels and help for its rule options, and its how-to-play text."""
-    return importlib.import_module(f"vecgames.games.{game}.guide")
 
 
 def check_game(game: Any) -> str:
@@ -136,11 +132,12 @@ class Catalog:
         if importlib.util.find_spec("torch") is None:
             return
         from ..policies.protocol import load_zoo_player
-        from ..zoo import cards
+        from ..zoo import zoo_names
 
-        for name, card in cards().items():
-            self.checkpoints[f"zoo:{name}"] = load_zoo_player(card["game"], f"zoo:{name}")
-            self.paths[f"zoo:{name}"] = f"zoo:{name}"
+        for game in GAMES:
+            for name in zoo_names(game):
+                self.checkpoints[name] = load_zoo_player(game, name)
+                self.paths[name] = name
 
     def load(self, paths: Sequence[str]) -> None:
         """Load each checkpoint (``vecgames.load_player``); a bad one raises ValueError."""

@@ -29,7 +29,8 @@ def cards() -> dict[str, dict[str, Any]]:
     return out
 
 
-def is_zoo_name(text: str) -> bool:
+def is_zoo_name(text: Any) -> bool:
+    """Whether ``text`` names a zoo player (``"zoo:..."``; it may not exist)."""
     return isinstance(text, str) and text.startswith(PREFIX)
 
 
@@ -54,21 +55,27 @@ def zoo_path(name: str) -> Path:
     return ZOO_DIR / card_of(name)["file"]
 
 
+def _cards_of(game: str | None) -> list[dict[str, Any]]:
+    """The cards of ``game`` (None: every game); an unknown game is a ValueError."""
+    if game is None:
+        return list(cards().values())
+    from ..games.catalog import game_module
+
+    game_module(game)  # names the games
+    return [c for c in cards().values() if c["game"] == game]
+
+
 def zoo(game: str | None = None) -> Any:
     """The zoo players (of ``game``; None: every game) as a DataFrame: name, game, seats,
     what it is, its training budget and its arena results (``results``: one dict per
     opponent, the mean and 95% CI per game of the card's unit)."""
     import pandas as pd
 
-    if game is not None:
-        from ..games.catalog import game_module
-
-        game_module(game)  # an unknown game is a ValueError naming the games
     rows = [{"name": PREFIX + c["name"], "game": c["game"], "seats": c["seats"],
              "description": c["description"], "env_steps": c["env_steps"],
              "wall_time_s": c["wall_time_s"], "cpu": c["cpu"], "seeds": c["seeds"],
              "command": c["command"], "results": c["results"]}
-            for c in cards().values() if game is None or c["game"] == game]
+            for c in _cards_of(game)]
     return pd.DataFrame(rows, columns=["name", "game", "seats", "description", "env_steps",
                                        "wall_time_s", "cpu", "seeds", "command", "results"])
 
@@ -80,9 +87,7 @@ def results(game: str | None = None) -> Any:
     import pandas as pd
 
     rows = []
-    for card in cards().values():
-        if game is not None and card["game"] != game:
-            continue
+    for card in _cards_of(game):
         spread = (card.get("seed_spread") or {}).get("by_opponent", {})
         for r in card["results"]:
             s = spread.get(r["opponent"], {})
