@@ -223,10 +223,12 @@ function layout(msg, seats, center) {
 
 // ------------------------------------------------------------------ moves
 
-function moveButton(msg, m) {
-  return h("button", { class: "move", "data-action": m.action, "data-group": m.group,
-                       title: m.short, onclick: () => sendMove(msg, { action: m.action }) },
-           m.label);
+// A move's button: its label, or ``face`` (a die) with the label as its tooltip.
+function moveButton(msg, m, face) {
+  return h("button", { class: face ? "move face" : "move", "data-action": m.action,
+                       "data-group": m.group, title: face ? m.label : m.short,
+                       onclick: () => sendMove(msg, { action: m.action }) },
+           face || m.label);
 }
 
 const BID_MODES = { fei: "飞 fei (ones wild)", zhai: "斋 zhai (ones count as ones)" };
@@ -254,9 +256,7 @@ function bidPicker(msg) {
   const countSel = h("select", { id: "bid-count" });
   const faces = h("div", { class: "buttons", id: "bid-faces" });
   const drawFaces = () => faces.replaceChildren(...bids[modeSel.value][countSel.value].map((m) =>
-    h("button", { class: "move face", "data-action": m.action, "data-group": m.group,
-                  title: m.label, onclick: () => sendMove(msg, { action: m.action }) },
-      die(Number(m.short.split(" ")[2]), 26))));
+    moveButton(msg, m, die(Number(m.short.split(" ")[2]), 26))));
   const drawCounts = () => {
     countSel.replaceChildren(...Object.keys(bids[modeSel.value]).map((c) =>
       h("option", { value: c }, c)));
