@@ -1,5 +1,5 @@
 """The Hold'em trainer: a tiny run scored by the arena against both default opponents; a
-random player breaks even against random players; the mix refuses exact-amount players."""
+random player breaks even against random players; the mix seats exact-amount players."""
 
 import json
 
@@ -37,9 +37,17 @@ def test_a_random_player_breaks_even_against_random_players():
     assert rec["ci95_low"] <= 0.0 <= rec["ci95_high"]
 
 
-def test_mix_takes_random_self_league_and_checkpoints_only():
-    """Hold'em's built-ins bet exact amounts the trainer's action ids cannot carry."""
-    for bad in ("call=1", "random=1,strength=1"):
-        with usage_error("exact"):
-            th.TRAINER.parse(["--mix", bad], "p")
-    assert th.TRAINER.parse(["--mix", "self=1,league=2"], "p").mix == "self=1,league=2"
+def test_mix_seats_players_that_bet_exact_amounts(tmp_path):
+    """Hold'em's built-ins answer (kind, amount) pairs: their tables step by step_amounts, and
+    the learner's discrete actions are converted beside them."""
+    out = tmp_path / "run"
+    assert th.main(["--players", "2", "--envs", "24", "--steps", "24", "--iterations", "2",
+                    "--mix", "equity=1,raise=1,self=1", "--eval-games", "48",
+                    "--eval-opponents", "equity", "--hidden", "16", "--out", str(out),
+                    "--no-progress", "--seed", "1"]) == 0
+    history = json.loads((out / "history.json").read_text())
+    # raise never folds, so the learner's games against it end by showdown or its own fold
+    assert {"vs_equity", "vs_raise"} <= set(history[-1])
+    assert all(h["samples"] > 0 for h in history)
+    with usage_error("shark"):
+        th.TRAINER.parse(["--mix", "shark=1"], "p")

@@ -16,7 +16,6 @@ torch = pytest.importorskip("torch")
 
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import core, evaluation, pg  # noqa: E402
-from vecgames.training import holdem as th  # noqa: E402
 from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
@@ -166,13 +165,6 @@ def test_bad_mix_is_refused_naming_the_problem(tmp_path, mix, words):
 def test_bad_mix_on_the_command_line_is_a_usage_error(tmp_path, capsys):
     assert tz.main(["--mix", "shark=1", "--out", str(tmp_path / "x")]) == 2
     assert "shark" in capsys.readouterr().err
-
-
-def test_holdem_refuses_its_exact_amount_players(tmp_path):
-    """Hold'em's built-ins bet exact amounts: only random, self, league or checkpoints."""
-    with usage_error("call"):
-        th.TRAINER.parse(["--mix", "call=1,self=1"], "p")
-    assert th.TRAINER.parse(["--mix", "random=1,league=1"], "p").mix == "random=1,league=1"
 
 
 class Prefers(torch.nn.Module):

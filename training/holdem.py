@@ -1,6 +1,8 @@
-"""No-limit Hold'em: the policy gradient of ``pg`` on ``vecgames.make("holdem")``; half the
-tables self-play, half against random players. Scored against random players and the seed's
-``call`` (check/call with probability 1/2, else fold).
+"""No-limit Hold'em: the policy gradient of ``pg`` on ``vecgames.make("holdem")``; by default
+half the tables self-play, half against random players, and the run is scored against random
+players and the seed's ``call`` (check/call with probability 1/2, else fold). ``--mix`` also
+seats the built-ins that bet exact amounts (``equity``, ``strength``...); ``--observation
+equity`` adds Monte Carlo hand strength to what the network sees.
 
 Run ``vecgames train holdem --iterations 189`` (or ``python -m vecgames.training.holdem``).
 """
@@ -10,8 +12,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-import vecgames
+from vecgames.games.holdem.history import OBSERVATIONS
 
 from . import core, pg
 from .zhajinhua import check_config as pg_checks
@@ -26,19 +29,14 @@ class Config(pg.Config):
     out: str = "runs/holdem"
     mix: str = "random=1,self=1"
     eval_opponents: tuple[str, ...] = ("random", "call")
+    observation: str = "default"  # the env's observation layout (HoldemEnv)
 
     def draws_random(self) -> bool:
         return True
 
-
-def check_config(cfg: Config) -> None:
-    pg_checks(cfg)
-    bets = [name for name, _ in pg.parse_mix(cfg.mix) if name in vecgames.players("holdem")
-            and name != "random"]
-    if bets:  # they bet exact chip amounts (env.step_amounts); the trainer steps action ids
-        raise SystemExit(f"--mix: Hold'em's built-in players ({', '.join(bets)}) bet exact "
-                         "amounts that this trainer's actions cannot carry; use random, self, "
-                         "league or a checkpoint")
+    def env_kwargs(self) -> dict[str, Any]:
+        layout = {} if self.observation == "default" else {"observation": self.observation}
+        return {**super().env_kwargs(), **layout}
 
 
 TRAINER = core.Trainer(
@@ -46,8 +44,9 @@ TRAINER = core.Trainer(
     env_options=lambda cfg: cfg.env_kwargs(), evaluate=core.field_evaluation(table_options),
     description="Train a no-limit Hold'em policy (REINFORCE + baseline + KL penalty) and score "
                 "it in the arena against --eval-opponents.",
-    help={**pg.HELP, "players": "seats per table (2..10)"}, choices=pg.CHOICES,
-    checks=check_config,
+    help={**pg.HELP, "players": "seats per table (2..10)"},
+    choices={**pg.CHOICES, "observation": OBSERVATIONS},
+    checks=pg_checks,
     panels={"learner chips per hand (training)": ["vs_random", "vs_league"],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},
     postfix=("vs_random", "entropy", "kl"), counters=("samples",))

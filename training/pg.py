@@ -14,7 +14,13 @@ import numpy as np
 import vecgames
 from vecgames.policies.nets import PolicyNet
 from vecgames.policies.protocol import resolve_player
-from vecgames.simulators.mixed import checked_actions, player_answer
+from vecgames.simulators.mixed import (
+    checked_actions,
+    checked_pairs,
+    exact_actions,
+    is_exact,
+    player_answer,
+)
 from vecgames.torch_bridge import TorchBridge, import_torch
 
 from . import config_cli, core, ray_rollouts, runs
@@ -366,13 +372,17 @@ class Collector(CarryOver):
                 actions = torch.from_numpy(self.actions).to(self.device)
                 actions[rows] = mine
                 ro.value[t, rows] = v * RETURN_SCALE
-            self._opponents(actions, ~learner)
+            exact = self._opponents(actions, ~learner)
             ro.obs[t].copy_(self.obs)
             ro.mask[t].copy_(self.mask)
             ro.player[t].copy_(cur)
             ro.action[t].copy_(actions)
             ro.learner[t].copy_(learner)
-            self.obs, reward, terminated, truncated, info = self.bridge.step(actions)
+            if exact is None:
+                self.obs, reward, terminated, truncated, info = self.bridge.step(actions)
+            else:  # Hold'em players that bet exact amounts: every row as (kind, amount)
+                self.obs, reward, terminated, truncated, info = self.bridge.step_amounts(
+                    *exact_actions(self.env, actions.cpu().numpy(), *exact))
             self.mask, self.cur = info["action_mask"], info["current_player"]
             done = terminated | truncated
             ro.reward[t].copy_(reward).mul_(self.scale)
@@ -383,13 +393,26 @@ class Collector(CarryOver):
             self.payoff[done] = 0.0
         return ro, curve.cpu().numpy()
 
-    def _opponents(self, actions: torch.Tensor, others: torch.Tensor) -> None:
-        """The protocol players' and the league's actions into their rows."""
+    def _opponents(self, actions: torch.Tensor, others: torch.Tensor
+                   ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The protocol players' and the league's actions into their rows; the rows and
+        (kind, amount) pairs of players that answered with exact Hold'em actions (their
+        ``actions`` entries are the kinds), or None."""
+        exact_rows, exact_pairs = [], []
         for k, player in self.players.items():
             index = torch.nonzero(others & self.kind_rows[k]).squeeze(1)
-            if index.numel():
-                actions[index] = protocol_actions(self.env, player, index, self.obs, self.mask,
-                                                  self.names[k]).to(actions.device)
+            if not index.numel():
+                continue
+            rows = index.cpu().numpy()
+            chosen = player_answer(player, self.env, rows, self.obs, self.mask, index)
+            if is_exact(self.env, chosen):
+                pairs = checked_pairs(self.env, chosen, rows, self.names[k])
+                exact_rows.append(rows)
+                exact_pairs.append(pairs)
+                chosen = pairs[:, 0]
+            else:
+                chosen = checked_actions(self.env, chosen, rows, self.names[k])
+            actions[index] = torch.as_tensor(chosen).to(actions.device)
         if LEAGUE in self.names and self.league:
             rows_of = others & self.kind_rows[self.names.index(LEAGUE)]
             for j, snap in enumerate(self.league):
@@ -398,6 +421,10 @@ class Collector(CarryOver):
                 if index.numel():
                     logits, _ = snap(self.obs[index], self.mask[index])
                     actions[index] = sample_actions(logits, self.gen)
+        if not exact_rows:
+            return None
+        return np.concatenate(exact_rows), np.concatenate(exact_pairs)
+
 
 def protocol_actions(env: Any, player: Any, index: torch.Tensor, obs: torch.Tensor,
                      mask: torch.Tensor, name: str) -> torch.Tensor:

@@ -118,13 +118,29 @@ class TorchBridge:
 
     def step(self, actions: Any) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor,
                                           torch.Tensor, dict[str, torch.Tensor]]:
-        obs, reward, terminated, truncated, info = self.env.step(to_numpy_actions(actions))
+        return self._published_step(self.env.step(to_numpy_actions(actions)))
+
+    def step_amounts(self, kinds: np.ndarray, amounts: np.ndarray
+                     ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
+                                dict[str, torch.Tensor]]:
+        """``step`` with exact Hold'em actions (``HoldemEnv.step_amounts``: numpy kinds and
+        amounts of every env)."""
+        step_amounts = getattr(self.env, "step_amounts", None)
+        if step_amounts is None:
+            raise TypeError(f"{self.env.name} takes action ids only: step_amounts is "
+                            "Hold'em's")
+        return self._published_step(step_amounts(kinds, amounts))
+
+    # -- internals ---------------------------------------------------------------------------
+    def _published_step(self, result: tuple[Any, ...]
+                        ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor,
+                                   dict[str, torch.Tensor]]:
+        obs, reward, terminated, truncated, info = result
         arrays = dict(zip(_STEP_KEYS, (obs, reward, terminated, truncated), strict=True))
         out = self._publish({**arrays, **{k: info[k] for k in self.info_keys}})
         info_t = {k: out[k] for k in self.info_keys}
         return out["obs"], out["reward"], out["terminated"], out["truncated"], info_t
 
-    # -- internals ---------------------------------------------------------------------------
     def _staging(self, key: str, arr: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
         """The pinned host and device tensors of a buffer, made on its first use with the
         buffer's shape and dtype, then reused."""

@@ -30,20 +30,18 @@ from numba import prange
 from ..core.jit import jit
 from ..core.rng import below, high32, next_u64
 from ..core.simulation import resolve_policies
+from ..games.holdem.hand_equity import estimate_equity
 from ..games.holdem.observe import discrete_to_amount
 from ..games.holdem.rules import (
     BET,
     CALL,
     CUR_BET,
     FOLD,
-    FOLDED,
     PAID,
     PLAYER,
     RAISE,
-    STREET,
     raise_bounds,
 )
-from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
 
 # A module, not a name: it imports the rules, whose package imports this module.
 from . import holdem_equity
@@ -73,69 +71,6 @@ RANDOM, CALLER, RAISER, CHECKER, STRENGTH_PLAYER, UNIFORM_RAISER, EQUITY_PLAYER 
 CALL_PROBABILITY = 0.5
 RAISE_FRACTION = 0.25
 STRENGTH_SAMPLES = 48
-BOARD_SEEN = (0, 3, 4, 5)  # board cards visible on each street
-
-
-@jit
-def _draw_unseen(s, i, used):
-    # A uniform card not in ``used`` (a 52-bit mask), from env i's stream.
-    while True:
-        c = below(next_u64(s.rng, i), 52)
-        if not (used >> c) & 1:
-            return c
-
-
-@jit
-def estimate_equity(s, i, r, samples):
-    """Monte Carlo share of the pot for the player to act against the others still in, from
-    its own cards and the visible board only."""
-    t = s.table[i]
-    d = s.deck[i]
-    n = r.num_players
-    p = t[PLAYER]
-    opponents = 0
-    for q in range(n):
-        if q != p and not (t[FOLDED] >> q) & 1:
-            opponents += 1
-    seen = BOARD_SEEN[t[STREET]]
-    base_used = (np.int64(1) << d[2 * p]) | (np.int64(1) << d[2 * p + 1])
-    base_key = KEY_BASE
-    base_bits = np.int64(0)
-    for k in range(seen):
-        c = d[2 * n + k]
-        base_used |= np.int64(1) << c
-        base_key += CARD_KEY[c]
-        base_bits |= CARD_BIT[c]
-    total = 0.0
-    for _ in range(samples):
-        used = base_used
-        key, bits = base_key, base_bits
-        for _k in range(seen, 5):
-            c = _draw_unseen(s, i, used)
-            used |= np.int64(1) << c
-            key += CARD_KEY[c]
-            bits |= CARD_BIT[c]
-        mine = strength_of(key + CARD_KEY[d[2 * p]] + CARD_KEY[d[2 * p + 1]],
-                           bits | CARD_BIT[d[2 * p]] | CARD_BIT[d[2 * p + 1]])
-        best_other = 0
-        ties = 1
-        for _q in range(opponents):
-            a = _draw_unseen(s, i, used)
-            used |= np.int64(1) << a
-            b = _draw_unseen(s, i, used)
-            used |= np.int64(1) << b
-            other = strength_of(key + CARD_KEY[a] + CARD_KEY[b], bits | CARD_BIT[a] | CARD_BIT[b])
-            if other > best_other:
-                best_other = other
-            if other == mine:
-                ties += 1
-        if mine > best_other:
-            total += 1.0
-        elif mine == best_other:
-            total += 1.0 / ties
-    return total / samples, opponents
-
-
 @jit
 def strength_action(s, i, r):
     """The hand-strength player (see the module doc)."""

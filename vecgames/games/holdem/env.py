@@ -15,7 +15,7 @@ from ...core.state_table import keep_row
 from ...core.validation import as_array, check_choice
 from ...core.vec_env import VecEnv
 from ...poker.describe import describe
-from . import history
+from . import hand_equity, history
 from .observe import (
     OBS_DIM,
     action_names,
@@ -143,9 +143,10 @@ def _check_rows_kernel(s, r, rows, kinds, amounts, codes):
 class HoldemEnv(VecEnv):
     """B tables of no-limit Hold'em (RULES.md §1); options: ``rules.DEFAULT_OPTIONS`` and
     ``raise_fractions`` (the discrete pot-fraction raises, default (0.5, 1, 2)) and
-    ``observation``: ``"default"`` (``observe``, 222 values) or ``"history"`` (the default
+    ``observation``: ``"default"`` (``observe``, 222 values), ``"history"`` (the default
     values, then the chip scale, the blinds, the raise fractions and the hand's actions in
-    order: ``history``).
+    order: ``history``) or ``"equity"`` (the default values, then Monte Carlo hand strength
+    and the pot odds: ``hand_equity``).
 
     ``step(actions)`` takes discrete actions (``action_names``), ``step_amounts(kinds,
     amounts)`` exact ones: kind 0 fold, 1 check/call, 2 raise to ``amounts[i]`` chips. Both
@@ -209,12 +210,15 @@ class HoldemEnv(VecEnv):
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
                       self._current)
-        self._observe_history()
+        self._observe_layout()
 
-    def _observe_history(self) -> None:
+    def _observe_layout(self) -> None:
+        """The blocks the observation layout adds after the default one."""
         if self.observation == "history":
             history.observe_kernel(self.state, self.rules, self.fractions, self._log,
                                    self._obs)
+        elif self.observation == "equity":
+            hand_equity.observe_kernel(self.state, self.rules, self._obs)
 
     def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
         """The rules decide (the mask is the caller's buffer): the discrete actions as
@@ -239,7 +243,7 @@ class HoldemEnv(VecEnv):
         _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self.per_step,
                      self._obs, self._reward, self._terminated, self._mask, self._current,
                      self._codes, self.final_table)
-        self._observe_history()
+        self._observe_layout()
 
     def step_amounts(self, kinds: Any, amounts: Any):
         """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``.
@@ -323,7 +327,7 @@ class HoldemEnv(VecEnv):
         self.state.deck[:, :arr.shape[1]] = arr
         _start_kernel(self.state, self.rules, buttons, self.fractions, self._obs, self._mask,
                       self._current)
-        self._observe_history()
+        self._observe_layout()
         self._reward[:] = 0.0
         self._terminated[:] = False
         self._illegal[:] = False

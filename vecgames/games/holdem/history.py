@@ -32,11 +32,12 @@ from typing import Any
 import numpy as np
 
 from ...core.jit import jit
+from .hand_equity import EQUITY_DIM
 from .observe import OBS_DIM as DEFAULT_DIM
 from .observe import table_chips
 from .rules import ACTIONS, BET, CALL, CUR_BET, FOLD, PLAYER, STACK, STREET
 
-OBSERVATIONS = ("default", "history")  # the ``observation`` layouts of HoldemEnv
+OBSERVATIONS = ("default", "history", "equity")  # the ``observation`` layouts of HoldemEnv
 HISTORY_ACTIONS = 48  # actions in the window (a six-seat hand rarely has more)
 ACTION_FEATURES = 6
 SCALE, SMALL_BLIND, BIG_BLIND, COUNT, NUM_FRACTIONS = range(DEFAULT_DIM, DEFAULT_DIM + 5)
@@ -51,7 +52,9 @@ WAIT_KIND = -1
 
 def obs_dim(observation: str, num_fractions: int) -> int:
     """The observation size of a layout."""
-    return DEFAULT_DIM if observation == "default" else FRACTIONS + num_fractions
+    sizes = {"default": DEFAULT_DIM, "history": FRACTIONS + num_fractions,
+             "equity": EQUITY_DIM}
+    return sizes[observation]
 
 
 def new_log(num_envs: int) -> np.ndarray:
