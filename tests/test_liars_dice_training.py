@@ -345,10 +345,33 @@ def test_opponent_actions_of_a_protocol_player():
     real = cfg.opponent_actions(env, obs_t, mask_t, rows, 0.0)
     assert mask_t[rows][torch.arange(int(rows.sum())), real[rows]].all()
     stand_in = FirstLegal()
-    cfg.__dict__["player"] = stand_in  # the cached --opponent player
+    cfg.__dict__["opponent_players"] = {"odds": stand_in}  # the cached --opponent players
     out = cfg.opponent_actions(env, obs_t, mask_t, rows, 0.0)
     assert stand_in.rows == int(rows.sum())
     assert torch.equal(out[rows], mask_t[rows].float().argmax(1))
+
+
+def test_an_opponent_mix_seats_each_player_at_its_block_of_tables():
+    """--opponent odds=2,heuristic=1,random=1: contiguous blocks of 8, 4 and 4 tables; each
+    player answers only at its own tables, the heuristic on its threshold schedule."""
+    cfg = ld.Config(envs=16, opponent="odds=2,heuristic=1,random=1")
+    assert cfg.opponents == ["odds", "heuristic", "random"]
+    assert cfg.schedules(0.25) == {"threshold": pytest.approx(0.35)}
+    blocks = cfg.opponent_tables(16)
+    assert [int(b.sum()) for b in blocks] == [8, 4, 4] and bool(blocks[0][:8].all())
+    env = cfg.make_env(16)
+    obs, info = env.reset()
+    obs_t, mask_t = torch.from_numpy(obs), torch.from_numpy(info["action_mask"])
+    stand_ins = {"odds": FirstLegal(), "random": FirstLegal()}
+    cfg.__dict__["opponent_players"] = stand_ins
+    rows = torch.ones(16, dtype=torch.bool)
+    out = cfg.opponent_actions(env, obs_t, mask_t, rows, 0.0)
+    assert stand_ins["odds"].rows == 8 and stand_ins["random"].rows == 4
+    assert mask_t[torch.arange(16), out].all()
+    with usage_error("opponent"):
+        ld.TRAINER.parse(["--opponent", "odds=1,shark=1"], "p")
+    with usage_error("opponent"):
+        ld.TRAINER.parse(["--opponent", "odds=x"], "p")
 
 
 @pytest.mark.parametrize("opponent", ["random", "odds"])

@@ -9,7 +9,8 @@ vecgames.training.liars_dice``). What is Liar's Dice's own (the seed's "最近�
 - **Shaping potential**: Phi(s) = ``--shaping`` x P(the last bid holds | the learner's own
   dice) at its decision states (0 before the round's first bid and at the end of a round).
 - **Opponent**: the seed's heuristic challenger with its threshold rising linearly (0.2 ->
-  0.5 over the first half), or any player of the game (``--opponent``), then the frozen copy.
+  0.5 over the first half), or any player of the game (``--opponent``), or a mix of them in
+  blocks of tables (``--opponent odds=2,heuristic=1,random=1``), then the frozen copy.
 An iteration is one env step of every table; a match is one round.
 """
 
@@ -32,11 +33,11 @@ from vecgames.policies.liars_dice import env_actions
 from vecgames.policies.nets import HEADS
 from vecgames.policies.protocol import resolve_player
 
-from . import config_cli, core, dqn, evaluation
+from . import config_cli, core, dqn, evaluation, pg
 from .dqn import torch
-from .pg import protocol_actions
 
 GAME = "liars_dice"
+HEURISTIC = "heuristic"  # played by its kernel, its threshold on a schedule
 
 
 @dataclass
@@ -66,7 +67,7 @@ class Config(core.Config):
     eps_end: float = 0.1  # final epsilon
     eps_decay: float = 0.3  # fraction of the budget over which epsilon falls to eps_end
     shaping: float = 0.1  # potential coefficient (0: no shaping)
-    opponent: str = "heuristic"  # the seed's challenger (threshold rising), or any player
+    opponent: str = "heuristic"  # the seed's challenger (threshold rising), any player, or a mix
     threshold_start: float = 0.2  # the heuristic opponent's first threshold
     threshold_end: float = 0.5  # its last threshold
     threshold_ramp: float = 0.5  # fraction of the budget over which the threshold rises
@@ -95,24 +96,49 @@ class Config(core.Config):
         return bid_plausibility(env)
 
     def schedules(self, frac: float) -> dict[str, float]:
-        if self.opponent != "heuristic":
+        if HEURISTIC not in self.opponents:
             return {}
         return {"threshold": dqn.linear(frac, self.threshold_start, self.threshold_end,
                                         self.threshold_ramp)}
 
+    @cached_property
+    def opponents(self) -> list[str]:
+        """The ``--opponent`` players: one name, or the names of a ``name=weight`` mix."""
+        return [name for name, _ in opponent_mix(self.opponent)]
+
     def opponent_actions(self, env: Any, obs: Any, mask: Any, rows: Any, frac: float) -> Any:
-        """The opponent's actions (int64 [B], meaningful at ``rows``)."""
-        if self.opponent == "heuristic":  # every row: the kernel reads the env's state only
-            return torch.from_numpy(env_actions(env, "heuristic", **self.schedules(frac)))
-        index = torch.nonzero(rows).squeeze(1)
+        """The opponents' actions (int64 [B], meaningful at ``rows``): each table's player of
+        the ``--opponent`` mix."""
         out = torch.zeros(env.num_envs, dtype=torch.int64)
-        out[index.cpu()] = protocol_actions(env, self.player, index, obs, mask, self.opponent)
+        for name, tables in zip(self.opponents, self.opponent_tables(env.num_envs), strict=True):
+            mine = rows.cpu() & tables
+            if not bool(mine.any()):
+                continue
+            if name == HEURISTIC:  # every row: the kernel reads the env's state only
+                theirs = torch.from_numpy(env_actions(env, HEURISTIC, **self.schedules(frac)))
+                out = torch.where(mine, theirs, out)
+                continue
+            index = torch.nonzero(mine).squeeze(1)
+            player = self.opponent_players[name]
+            out[index] = pg.protocol_actions(env, player, index.to(rows.device), obs, mask, name)
         return out
 
+    def opponent_tables(self, num_envs: int) -> list[torch.Tensor]:
+        """Per ``--opponent`` player, the tables it sits at (bool [B]): contiguous blocks sized
+        by the mix's weights."""
+        kinds = torch.from_numpy(pg.table_kinds(num_envs, [w for _, w in
+                                                           opponent_mix(self.opponent)]))
+        return [kinds == k for k in range(len(self.opponents))]
+
     @cached_property
-    def player(self) -> Any:
-        """The ``--opponent`` player, resolved once."""
-        return resolve_player(GAME, self.opponent)
+    def opponent_players(self) -> dict[str, Any]:
+        """The ``--opponent`` players other than the heuristic kernel, resolved once."""
+        return {name: resolve_player(GAME, name) for name in self.opponents if name != HEURISTIC}
+
+
+def opponent_mix(spec: str) -> list[tuple[str, float]]:
+    """``--opponent``: one player's name, or ``name=weight`` blocks (``pg.parse_mix``)."""
+    return pg.parse_mix(spec) if "=" in spec else [(spec.strip(), 1.0)]
 
 
 def bid_plausibility(env: Any) -> np.ndarray:
@@ -171,7 +197,11 @@ def check_config(cfg: Config) -> None:
     for ok, message in checks:
         if not ok:
             raise SystemExit(message)
-    config_cli.check_players(GAME, [cfg.opponent], "opponent", skip=("heuristic",))
+    try:
+        names = [name for name, _ in opponent_mix(cfg.opponent)]
+    except ValueError as exc:
+        raise SystemExit(f"--opponent: {exc}") from None
+    config_cli.check_players(GAME, names, "opponent", skip=(HEURISTIC,))
     config_cli.check_players(GAME, cfg.eval_opponents, "eval-opponents")
 
 
