@@ -37,7 +37,7 @@ OPEN_E_FULL = 0.58
 THREE_BET_E = 0.68  # ... to re-raise a raise (TT+, AK-ish)
 CALL_RAISE_E = 0.60  # ... to call a raise
 BET_E, RAISE_E, CALL_MARGIN = 0.58, 0.80, 0.08
-BOARD_SEEN = (0, 3, 4, 5)
+BOARD_SEEN = (0, 3, 4, 5)  # board cards visible on each street
 FOLD, CALL, RAISE = 0, 1, 2
 
 

@@ -83,7 +83,8 @@ def export(run: Path, name: str, description: str, command: str, zoo: Path,
             "seats": int(slim["env_options"].get("num_players", 0)),
             "description": description, "command": command, "seeds": [summary["seed"]],
             # how it acts, as its evaluation played it: the argmax, or a draw from its policy
-            "greedy": bool(slim["config"].get("eval_greedy", False)),
+            # (a trainer without --eval-greedy, the DQN's, scores the file's default: argmax)
+            "greedy": bool(slim["config"].get("eval_greedy", True)),
             "env_steps": summary["env_steps"], "samples": summary["samples"],
             "wall_time_s": summary["wall_time_s"], "cpu": cpu_name(),
             "torch": torch.__version__, "results": summary["results"]}

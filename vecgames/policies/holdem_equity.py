@@ -39,6 +39,7 @@ import numpy as np
 
 from ..core.jit import jit
 from ..core.rng import below, next_u64
+from ..games.holdem.hand_equity import deal_board, visible_cards
 from ..games.holdem.rules import (
     CALL,
     CUR_BET,
@@ -54,7 +55,7 @@ from ..games.holdem.rules import (
 )
 from ..poker.preflop import MATRIX_FILE
 from ..poker.ranges import ALL_COMBOS, CLASS_SIZES, COMBO_CLASS, NUM_COMBOS
-from ..poker.seven_card import CARD_BIT, CARD_KEY, KEY_BASE, strength_of
+from ..poker.seven_card import CARD_BIT, CARD_KEY, strength_of
 from .holdem_equity_table import MULTIWAY
 
 SAMPLES = 64  # Monte Carlo deals per postflop decision
@@ -71,7 +72,6 @@ BET_FRACTION = 1.0  # of (pot + to call), postflop
 PREFLOP_FRACTION = 1.5  # preflop raises: 1.5 pot
 SHOVE_MARGIN = 0.25  # all-in when the raise leaves less than this share of the pot behind
 GRID = 50  # PREFLOP_EQUITY columns: ranges top 1/GRID, 2/GRID, ..., 1
-BOARD_SEEN = (0, 3, 4, 5)
 
 
 def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -159,16 +159,8 @@ def postflop_equity(s, i, r, samples, prm):
     d = s.deck[i]
     n = r.num_players
     p = t[PLAYER]
-    seen = BOARD_SEEN[t[STREET]]
     h0, h1 = np.int64(d[2 * p]), np.int64(d[2 * p + 1])
-    base_used = (np.int64(1) << h0) | (np.int64(1) << h1)
-    base_key = KEY_BASE
-    base_bits = np.int64(0)
-    for k in range(seen):
-        c = np.int64(d[2 * n + k])
-        base_used |= np.int64(1) << c
-        base_key += CARD_KEY[c]
-        base_bits |= CARD_BIT[c]
+    base_used, base_key, base_bits, seen = visible_cards(s, i, r)
     total = 0.0
     for _ in range(samples):
         used = base_used
@@ -185,12 +177,7 @@ def postflop_equity(s, i, r, samples, prm):
                 firsts |= a << (6 * m)
                 seconds |= b << (6 * m)
                 m += 1
-        key, bits = base_key, base_bits
-        for _k in range(seen, 5):
-            c = _draw_unseen(s, i, used)
-            used |= np.int64(1) << c
-            key += CARD_KEY[c]
-            bits |= CARD_BIT[c]
+        used, key, bits = deal_board(s, i, used, base_key, base_bits, seen)
         mine = strength_of(key + CARD_KEY[h0] + CARD_KEY[h1], bits | CARD_BIT[h0] | CARD_BIT[h1])
         best_other = 0
         ties = 1

@@ -48,6 +48,38 @@ def _draw_unseen(s, i, used):
 
 
 @jit
+def visible_cards(s, i, r):
+    """What the player to act sees: (its cards and the board so far as a 52-bit mask, the
+    board's evaluator key and flush bits, the number of board cards dealt)."""
+    t = s.table[i]
+    d = s.deck[i]
+    n = r.num_players
+    p = t[PLAYER]
+    seen = BOARD_SEEN[t[STREET]]
+    used = (np.int64(1) << np.int64(d[2 * p])) | (np.int64(1) << np.int64(d[2 * p + 1]))
+    key = KEY_BASE
+    bits = np.int64(0)
+    for k in range(seen):
+        c = np.int64(d[2 * n + k])
+        used |= np.int64(1) << c
+        key += CARD_KEY[c]
+        bits |= CARD_BIT[c]
+    return used, key, bits, seen
+
+
+@jit
+def deal_board(s, i, used, key, bits, seen):
+    """The rest of the board after ``seen`` cards, drawn from env i's stream avoiding
+    ``used``: (the mask, key and flush bits with it)."""
+    for _k in range(seen, 5):
+        c = _draw_unseen(s, i, used)
+        used |= np.int64(1) << c
+        key += CARD_KEY[c]
+        bits |= CARD_BIT[c]
+    return used, key, bits
+
+
+@jit
 def estimate_equity(s, i, r, samples):
     """Monte Carlo share of the pot for the player to act against the others still in, from
     its own cards and the visible board only."""
@@ -71,28 +103,12 @@ def players_in(s, i, r):
 def hand_equity(s, i, r, samples, opponents):
     """Monte Carlo share of the pot for the player to act against ``opponents`` random hands,
     from its own cards and the visible board only."""
-    t = s.table[i]
     d = s.deck[i]
-    n = r.num_players
-    p = t[PLAYER]
-    seen = BOARD_SEEN[t[STREET]]
-    base_used = (np.int64(1) << d[2 * p]) | (np.int64(1) << d[2 * p + 1])
-    base_key = KEY_BASE
-    base_bits = np.int64(0)
-    for k in range(seen):
-        c = d[2 * n + k]
-        base_used |= np.int64(1) << c
-        base_key += CARD_KEY[c]
-        base_bits |= CARD_BIT[c]
+    p = s.table[i, PLAYER]
+    base_used, base_key, base_bits, seen = visible_cards(s, i, r)
     total = 0.0
     for _ in range(samples):
-        used = base_used
-        key, bits = base_key, base_bits
-        for _k in range(seen, 5):
-            c = _draw_unseen(s, i, used)
-            used |= np.int64(1) << c
-            key += CARD_KEY[c]
-            bits |= CARD_BIT[c]
+        used, key, bits = deal_board(s, i, base_used, base_key, base_bits, seen)
         mine = strength_of(key + CARD_KEY[d[2 * p]] + CARD_KEY[d[2 * p + 1]],
                            bits | CARD_BIT[d[2 * p]] | CARD_BIT[d[2 * p + 1]])
         best_other = 0
