@@ -65,8 +65,8 @@ def test_a_zoo_name_plays_everywhere_a_player_name_does(name, tmp_path, capsys):
     from training.config_cli import check_players
     from vecgames.cli import main
     from vecgames.play.terminal import Match
-    from vecgames.play.zhajinhua import VIEW as ZJH_VIEW
     from vecgames.web.sessions import Catalog
+    from vecgames.web.views import view_of
 
     card = cards()[name[4:]]
     game, seats = card["game"], card["seats"]
@@ -80,13 +80,11 @@ def test_a_zoo_name_plays_everywhere_a_player_name_does(name, tmp_path, capsys):
     assert df.equals(again)  # a sampling zoo player draws from its own seeded stream
     result = vecgames.arena(game, [name, other], 40, num_players=seats, seed=2)
     assert name in result.ratings["player"].tolist()
-    assert main(["simulate", game.replace("_", "-") if game == "liars_dice" else game,
-                 "--games", "40", "--players", str(seats), "--policy",
+    assert main(["simulate", game, "--games", "40", "--players", str(seats), "--policy",
                  ",".join([name] + [other] * (seats - 1))]) == 0
     check_players(game, [name], "mix")  # --mix and --eval-opponents check names this way
-    if game == "zhajinhua":
-        match = Match(ZJH_VIEW, seat=0, agent=name, num_players=seats, seed=3)
-        assert match is not None
+    match = Match(view_of(game), seat=0, agent=name, num_players=seats, seed=3)  # play
+    assert match.env.num_players == seats
     catalog = Catalog()
     catalog.load_zoo()
     assert name in catalog.checkpoint_names(game)
