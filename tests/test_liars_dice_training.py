@@ -357,7 +357,7 @@ def test_an_opponent_mix_seats_each_player_at_its_block_of_tables():
     cfg = ld.Config(envs=16, opponent="odds=2,heuristic=1,random=1")
     assert cfg.opponents == ["odds", "heuristic", "random"]
     assert cfg.schedules(0.25) == {"threshold": pytest.approx(0.35)}
-    blocks = cfg.opponent_tables(16)
+    blocks = cfg.opponent_tables
     assert [int(b.sum()) for b in blocks] == [8, 4, 4] and bool(blocks[0][:8].all())
     env = cfg.make_env(16)
     obs, info = env.reset()

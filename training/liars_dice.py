@@ -104,13 +104,18 @@ class Config(core.Config):
     @cached_property
     def opponents(self) -> list[str]:
         """The ``--opponent`` players: one name, or the names of a ``name=weight`` mix."""
-        return [name for name, _ in opponent_mix(self.opponent)]
+        return [name for name, _ in self.opponent_weights]
+
+    @cached_property
+    def opponent_weights(self) -> list[tuple[str, float]]:
+        """``--opponent`` parsed once: (name, weight) per player."""
+        return opponent_mix(self.opponent)
 
     def opponent_actions(self, env: Any, obs: Any, mask: Any, rows: Any, frac: float) -> Any:
         """The opponents' actions (int64 [B], meaningful at ``rows``): each table's player of
         the ``--opponent`` mix."""
         out = torch.zeros(env.num_envs, dtype=torch.int64)
-        for name, tables in zip(self.opponents, self.opponent_tables(env.num_envs), strict=True):
+        for name, tables in zip(self.opponents, self.opponent_tables, strict=True):
             mine = rows.cpu() & tables
             if not bool(mine.any()):
                 continue
@@ -123,11 +128,12 @@ class Config(core.Config):
             out[index] = pg.protocol_actions(env, player, index.to(rows.device), obs, mask, name)
         return out
 
-    def opponent_tables(self, num_envs: int) -> list[torch.Tensor]:
-        """Per ``--opponent`` player, the tables it sits at (bool [B]): contiguous blocks sized
-        by the mix's weights."""
-        kinds = torch.from_numpy(pg.table_kinds(num_envs, [w for _, w in
-                                                           opponent_mix(self.opponent)]))
+    @cached_property
+    def opponent_tables(self) -> list[torch.Tensor]:
+        """Per ``--opponent`` player, the tables it sits at (bool [``envs``]): contiguous
+        blocks sized by the mix's weights, made once."""
+        kinds = torch.from_numpy(pg.table_kinds(self.envs,
+                                                [w for _, w in self.opponent_weights]))
         return [kinds == k for k in range(len(self.opponents))]
 
     @cached_property

@@ -16,9 +16,8 @@ from vecgames.policies.nets import PolicyNet
 from vecgames.policies.protocol import resolve_player
 from vecgames.simulators.mixed import (
     checked_actions,
-    checked_pairs,
+    checked_answer,
     exact_actions,
-    is_exact,
     player_answer,
 )
 from vecgames.torch_bridge import TorchBridge, import_torch
@@ -405,14 +404,11 @@ class Collector(CarryOver):
                 continue
             rows = index.cpu().numpy()
             chosen = player_answer(player, self.env, rows, self.obs, self.mask, index)
-            if is_exact(self.env, chosen):
-                pairs = checked_pairs(self.env, chosen, rows, self.names[k])
+            ids, pairs = checked_answer(self.env, player, chosen, rows, self.names[k])
+            if pairs is not None:
                 exact_rows.append(rows)
                 exact_pairs.append(pairs)
-                chosen = pairs[:, 0]
-            else:
-                chosen = checked_actions(self.env, chosen, rows, self.names[k])
-            actions[index] = torch.as_tensor(chosen).to(actions.device)
+            actions[index] = torch.as_tensor(ids).to(actions.device)
         if LEAGUE in self.names and self.league:
             rows_of = others & self.kind_rows[self.names.index(LEAGUE)]
             for j, snap in enumerate(self.league):

@@ -263,16 +263,12 @@ def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
         rows = np.flatnonzero(seats[current])
         if rows.size == 0:
             continue
-        chosen = player_answer(player, env, rows, obs, mask)
-        if is_exact(env, chosen):
-            # built-ins' amounts are legal by construction (the env checks them anyway)
-            pairs = (chosen if isinstance(player, BuiltinPlayer) else
-                     checked_pairs(env, chosen, rows, label))
+        ids, pairs = checked_answer(env, player, player_answer(player, env, rows, obs, mask),
+                                    rows, label)
+        if pairs is not None:
             exact_rows.append(rows)
             exact_pairs.append(pairs)
-            actions[rows] = pairs[:, 0]
-            continue
-        actions[rows] = checked_actions(env, chosen, rows, label)
+        actions[rows] = ids
     if not exact_rows:
         return actions, None
     return actions, exact_actions(env, actions, np.concatenate(exact_rows),
@@ -298,6 +294,18 @@ def player_answer(player: Any, env: Any, rows: np.ndarray, obs: Any, mask: Any,
 def _numpy(values: Any) -> Any:
     """A torch tensor as a numpy array (from any device); anything else as it is."""
     return values.detach().cpu().numpy() if hasattr(values, "detach") else values
+
+
+def checked_answer(env: Any, player: Any, chosen: np.ndarray, rows: np.ndarray, label: str
+                   ) -> tuple[np.ndarray, np.ndarray | None]:
+    """A player's answer for ``rows``, checked (``checked_actions``, ``checked_pairs``): (its
+    action ids, or the kinds of its exact Hold'em pairs; the pairs, or None)."""
+    if is_exact(env, chosen):
+        # built-ins' amounts are legal by construction (the env checks them anyway)
+        pairs = (chosen if isinstance(player, BuiltinPlayer) else
+                 checked_pairs(env, chosen, rows, label))
+        return pairs[:, 0], pairs
+    return checked_actions(env, chosen, rows, label), None
 
 
 def is_exact(env: Any, chosen: np.ndarray) -> bool:
