@@ -38,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.jit import jit
-from ..core.rng import below, next_u64
-from ..games.holdem.hand_equity import deal_board, visible_cards
+from ..core.rng import next_u64
+from ..games.holdem.hand_equity import deal_board, draw_unseen, visible_cards
 from ..games.holdem.rules import (
     CALL,
     CUR_BET,
@@ -124,15 +124,6 @@ def range_top(t, q, big_blind, prm):
 
 
 @jit
-def _draw_unseen(s, i, used):
-    # A uniform card not in ``used`` (a 52-bit mask), from env i's stream.
-    while True:
-        c = np.int64(below(next_u64(s.rng, i), 52))
-        if not (used >> c) & 1:
-            return c
-
-
-@jit
 def _uniform(s, i):
     # A uniform float in [0, 1) from env i's stream.
     return (next_u64(s.rng, i) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -144,8 +135,8 @@ def _draw_in_range(s, i, used, x):
     tries the last pair is kept, which only a nearly exhausted range needs)."""
     a = b = 0
     for _ in range(64):
-        a = _draw_unseen(s, i, used)
-        b = _draw_unseen(s, i, used | (np.int64(1) << a))
+        a = draw_unseen(s, i, used)
+        b = draw_unseen(s, i, used | (np.int64(1) << a))
         if CLASS_TOP[CARD_CLASS[a, b]] < x:
             break
     return a, b

@@ -39,10 +39,10 @@ BOARD_SEEN = (0, 3, 4, 5)  # board cards visible on each street
 
 
 @jit
-def _draw_unseen(s, i, used):
-    # A uniform card not in ``used`` (a 52-bit mask), from env i's stream.
+def draw_unseen(s, i, used):
+    """A uniform card (int64) not in ``used`` (a 52-bit mask), from env i's stream."""
     while True:
-        c = below(next_u64(s.rng, i), 52)
+        c = np.int64(below(next_u64(s.rng, i), 52))
         if not (used >> c) & 1:
             return c
 
@@ -72,7 +72,7 @@ def deal_board(s, i, used, key, bits, seen):
     """The rest of the board after ``seen`` cards, drawn from env i's stream avoiding
     ``used``: (the mask, key and flush bits with it)."""
     for _k in range(seen, 5):
-        c = _draw_unseen(s, i, used)
+        c = draw_unseen(s, i, used)
         used |= np.int64(1) << c
         key += CARD_KEY[c]
         bits |= CARD_BIT[c]
@@ -114,9 +114,9 @@ def hand_equity(s, i, r, samples, opponents):
         best_other = 0
         ties = 1
         for _q in range(opponents):
-            a = _draw_unseen(s, i, used)
+            a = draw_unseen(s, i, used)
             used |= np.int64(1) << a
-            b = _draw_unseen(s, i, used)
+            b = draw_unseen(s, i, used)
             used |= np.int64(1) << b
             other = strength_of(key + CARD_KEY[a] + CARD_KEY[b], bits | CARD_BIT[a] | CARD_BIT[b])
             if other > best_other:
