@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import vecgames
-from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field
+from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field, make_rules
+from vecgames.policies.hanabi_convention_view import ConventionView
 
-from . import config_cli, core, evaluation, ppo
+from . import config_cli, core, evaluation, imitation, ppo
 from .ppo import torch
 
 GAME = "hanabi"
@@ -49,12 +50,22 @@ class Config(core.Config):
     max_grad_norm: float = 0.5
     eval_games: int = 10_000
     eval_opponents: tuple[str, ...] = ("rules", "random")
+    observation: str = "jaxmarl"  # or "conventions": jaxmarl + what conventions made known
+    teacher: str = ""  # a built-in imitated first (DAgger): conventions, hat or rules
+    clone_iterations: int = 0  # iterations of imitation before PPO takes over
+    partners: tuple[str, ...] = ()  # players the checkpoint is also scored beside (cross-play)
     workers: int = 0  # Ray rollout workers (0: the envs step in this process)
     ray_address: str | None = None  # the Ray cluster of the workers (None: a local Ray)
 
     def rule_options(self) -> dict[str, Any]:
         """The ``vecgames.make``/``simulate`` rule keywords of the game trained on."""
         return {"num_players": self.players, **{k: getattr(self, k) for k in CHOICES}}
+
+    def view(self) -> ConventionView | None:
+        """The observation's extra part beside the env's jaxmarl one (None: the env's own)."""
+        if self.observation != "conventions":
+            return None
+        return ConventionView(self.players, make_rules(**self.rule_options()).hand_size)
 
     def make_env(self, num_envs: int, env_offset: int = 0) -> Any:
         return vecgames.make(GAME, num_envs=num_envs, seed=self.seed, env_offset=env_offset,
@@ -99,14 +110,24 @@ class Games:
 
 def evaluate(path: Any, cfg: Config, device: Any) -> dict[str, dict[str, Any]]:
     """Self-play scores through the arena: the checkpoint greedy and sampled, then each of
-    ``eval_opponents`` (built-ins, checkpoints) as a team of its own."""
+    ``eval_opponents`` (built-ins, checkpoints) as a team of its own; then the greedy
+    checkpoint in one seat beside each of ``partners`` (cross-play)."""
     seed = cfg.seed + evaluation.EVAL_SEED_OFFSET
+    greedy = vecgames.load_player(path, device, greedy=True, seed=seed)
     teams: dict[str, Any] = {
-        "greedy": vecgames.load_player(path, device, greedy=True, seed=seed),
+        "greedy": greedy,
         "sampled": vecgames.load_player(path, device, greedy=False, seed=seed),
         **{name: name for name in cfg.eval_opponents}}
-    return {name: evaluation.team_score(team, cfg.eval_games, seed, cfg.rule_options())
-            for name, team in teams.items()}
+    records = {name: evaluation.team_score(team, cfg.eval_games, seed, cfg.rule_options())
+               for name, team in teams.items()}
+    for partner in cfg.partners:
+        records[f"greedy with {partner}"] = evaluation.field_score(
+            GAME, greedy, partner, cfg.eval_games, seed, cfg.rule_options())
+    return records
+
+
+OBSERVATIONS = ("jaxmarl", "conventions")
+TEACHERS = ("conventions", "hat", "rules")  # deterministic built-ins: no draw from the envs
 
 
 def check_config(cfg: Config) -> None:
@@ -117,10 +138,31 @@ def check_config(cfg: Config) -> None:
     if cfg.minibatches > cfg.envs * cfg.steps:
         raise SystemExit("--minibatches must not exceed envs x steps")
     config_cli.check_players(GAME, cfg.eval_opponents, "eval-opponents")
+    if cfg.partners:
+        config_cli.check_players(GAME, cfg.partners, "partners")
+    if cfg.teacher and cfg.teacher not in TEACHERS:
+        raise SystemExit(f"--teacher must be one of {', '.join(TEACHERS)}; got {cfg.teacher!r}")
+    if cfg.clone_iterations < 0:
+        raise SystemExit("--clone-iterations must be at least 0")
+    if cfg.clone_iterations and not cfg.teacher:
+        raise SystemExit("--clone-iterations needs a --teacher to imitate")
+    if cfg.observation == "conventions" and cfg.teacher not in ("", "conventions"):
+        raise SystemExit("--observation conventions holds what conventions' clues mean: its "
+                         "--teacher can only be conventions")
+    if cfg.observation == "conventions" and cfg.workers:
+        raise SystemExit("--observation conventions is read in this process: it takes no "
+                         "--workers")
+    if cfg.teacher and cfg.workers:
+        raise SystemExit("--teacher labels the envs of this process: it takes no --workers")
+
+
+def build(cfg: Config, device: Any, generator: Any) -> ppo.PPO:
+    """PPO, after imitating ``cfg.teacher`` when one is given."""
+    return (imitation.ImitationPPO if cfg.teacher else ppo.PPO)(cfg, device, generator)
 
 
 TRAINER = core.Trainer(
-    game=GAME, title="Hanabi self-play", config=Config, build=ppo.PPO,
+    game=GAME, title="Hanabi self-play", config=Config, build=build,
     env_options=lambda cfg: {**cfg.rule_options(), "obs": "jaxmarl"}, evaluate=evaluate,
     description="Train a Hanabi self-play policy (PPO, one network for every seat) on the "
                 "jaxmarl observation and score its self-play in the arena.",
@@ -130,11 +172,16 @@ TRAINER = core.Trainer(
           "steps": "env steps per rollout",
           "anneal_lr": "decay the learning rate linearly to 0 over the budget",
           "clip": "PPO ratio and value clip",
-          "eval_opponents": "players whose own self-play is scored beside the checkpoint's"},
-    choices=CHOICES, checks=check_config,
+          "eval_opponents": "players whose own self-play is scored beside the checkpoint's",
+          "observation": "the network's input: jaxmarl, or conventions (jaxmarl and what the "
+                         "conventions player's clues made common knowledge)",
+          "teacher": "a built-in player to imitate first (DAgger): " + ", ".join(TEACHERS),
+          "clone_iterations": "iterations of imitating --teacher before PPO self-play",
+          "partners": "players the greedy checkpoint is also scored beside (cross-play)"},
+    choices={**CHOICES, "observation": OBSERVATIONS}, checks=check_config,
     panels={"self-play score (training)": ["score"], "lost to lives": ["end_lives"],
-            "entropy": ["entropy"]},
-    postfix=("score", "end_lives", "entropy"), counters=("env_steps",))
+            "entropy": ["entropy"], "agreement with the teacher": ["agreement"]},
+    postfix=("score", "end_lives", "entropy", "agreement"), counters=("env_steps",))
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.hanabi"

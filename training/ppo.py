@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from vecgames.policies.nets import ActorCritic
 from vecgames.torch_bridge import TorchBridge, import_torch
 
@@ -62,46 +64,67 @@ class Rollout:
     reward: torch.Tensor  # float32 [T, B]: the team's reward of that step
     done: torch.Tensor  # bool [T, B]
     last_value: torch.Tensor  # float32 [B]
+    teacher: torch.Tensor | None = None  # int64 [T, B]: a teacher's labels (imitation)
 
 
 class TeamCollector:
     """Steps the envs with the current policy at every seat. ``env_offset``/``num_envs``:
     this collector holds envs ``env_offset ..`` of the run's ``cfg.envs``. ``track(env,
     action, reward, done)`` (a game's own bookkeeping) is called before every step with the
-    step's action and after it returns per-env figures of the games that ended."""
+    step's action and after it returns per-env figures of the games that ended. A
+    ``teacher`` (``imitation.Teacher``) labels every step; with probability ``beta`` an env
+    plays its label instead of the policy's action."""
+
+    teacher: Any = None
 
     def __init__(self, cfg: Any, device: torch.device, generator: torch.Generator,
                  env_offset: int = 0, num_envs: int | None = None):
         self.cfg, self.device, self.gen = cfg, device, generator
         self.num_envs = cfg.envs if num_envs is None else num_envs
         self.env = cfg.make_env(self.num_envs, env_offset)
-        self.obs_dim, self.num_actions = self.env.obs_dim, self.env.num_actions
+        self.view = cfg.view()  # an observation of its own (a ConventionView), or None
+        self.obs_dim = self.env.obs_dim if self.view is None else self.view.dim
+        self.num_actions = self.env.num_actions
         self.bridge = TorchBridge(self.env, device)
         self.restart(None)
 
     def restart(self, streams: torch.Tensor | None) -> None:
         """Deal new games (from saved random streams when resuming a run)."""
         self.obs, info = runs.restart_envs(self.bridge, streams)
+        self.obs = self._viewed(self.obs)
         self.mask = info["action_mask"]
         self.tracker = self.cfg.tracker(self.env, self.device)
 
     @torch.no_grad()
-    def collect(self, net: ActorCritic) -> tuple[Rollout, torch.Tensor]:
+    def collect(self, net: ActorCritic, beta: float = 0.0) -> tuple[Rollout, torch.Tensor]:
         """One rollout; also the tracker's figures [k, games] of the games it finished."""
         t_max, b, env, dev = self.cfg.steps, self.num_envs, self.env, self.device
         ro = Rollout(
-            obs=torch.empty((t_max, b, env.obs_dim), device=dev),
+            obs=torch.empty((t_max, b, self.obs_dim), device=dev),
             mask=torch.empty((t_max, b, env.num_actions), dtype=torch.bool, device=dev),
             action=torch.empty((t_max, b), dtype=torch.int64, device=dev),
             logp=torch.empty((t_max, b), device=dev), value=torch.empty((t_max, b), device=dev),
             reward=torch.empty((t_max, b), device=dev),
             done=torch.empty((t_max, b), dtype=torch.bool, device=dev),
             last_value=torch.empty(b, device=dev))
+        if self.teacher is not None:
+            ro.teacher = torch.empty((t_max, b), dtype=torch.int64, device=dev)
         figures = []
         for t in range(t_max):
             logits, value = net(self.obs, self.mask)
             probs = torch.softmax(logits, -1)
             action = torch.multinomial(probs, 1, generator=self.gen).squeeze(-1)
+            if ro.teacher is not None:
+                ro.teacher[t] = torch.from_numpy(self.teacher.label(env)).to(dev)
+                if beta > 0.0:
+                    taught = torch.rand(b, generator=self.gen, device=self.gen.device) < beta
+                    action = torch.where(taught.to(dev), ro.teacher[t], action)
+                self.teacher.settle(env, action.cpu().numpy())
+            if self.view is not None:  # the learner's own clues: what they mean
+                chosen = action.cpu().numpy()
+                own = (np.flatnonzero(chosen != ro.teacher[t].cpu().numpy())
+                       if ro.teacher is not None else np.arange(b))
+                self.view.record(env, own, chosen[own])
             ro.obs[t].copy_(self.obs)  # the bridge's tensors are overwritten by the next step
             ro.mask[t].copy_(self.mask)
             ro.action[t] = action
@@ -109,12 +132,20 @@ class TeamCollector:
             ro.value[t] = value
             self.tracker.before(action)
             self.obs, reward, terminated, truncated, info = self.bridge.step(action)
+            self.obs = self._viewed(self.obs)
             self.mask = info["action_mask"]
             ro.reward[t] = reward[:, 0]  # shared: every seat gets the same
             ro.done[t] = terminated | truncated
             figures.append(self.tracker.after(ro.reward[t], ro.done[t])[:, ro.done[t]])
         ro.last_value.copy_(net(self.obs, self.mask)[1])
         return ro, torch.cat(figures, 1)
+
+
+    def _viewed(self, obs: torch.Tensor) -> torch.Tensor:
+        """The env's observation, or the view's of the same envs."""
+        if self.view is None:
+            return obs
+        return torch.from_numpy(self.view.observe(self.env)).to(self.device)
 
 
 def worker_collector(cfg: Any, envs_per_worker: int, worker: int) -> TeamCollector:

@@ -94,6 +94,27 @@ class CheckpointPlayer:
         return f"CheckpointPlayer({self.game!r}, {os.fspath(self.path)!r})"
 
 
+class ViewPlayer(CheckpointPlayer):
+    """A Hanabi network trained on the ``conventions`` observation: it reads the env itself
+    (``act_env``), as the ``conventions`` player does, and writes what its clues mean into
+    the state's memory before the env steps. ``player(obs, action_mask)`` and
+    ``action_probs`` take that observation (``ConventionView.observe``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        from .hanabi_convention_view import ConventionView
+
+        players = int(self.env_options["num_players"])
+        self.view = ConventionView.for_obs_dim(players, self.obs_dim)
+
+    def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
+        """Actions of the players to act in envs ``rows``, their clues' meaning recorded."""
+        obs = self.view.observe(env, rows)
+        actions = self(obs, env.action_mask[rows])
+        self.view.record(env, rows, actions)
+        return actions
+
+
 def label_of(path: Path) -> str:
     """The file stem; a run's ``final``/``iter_*`` checkpoints also name their run folder."""
     stem = path.stem
@@ -138,9 +159,11 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
     if not isinstance(options, dict):
         options = config_env_options(game, cfg)
     env_options = {k: v for k, v in options.items() if k not in NOT_NEEDED}
-    player = CheckpointPlayer(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
-                              num_actions=int(ckpt["num_actions"]), env_options=env_options,
-                              path=file, device=dev, greedy=greedy, seed=int(seed))
+    kind = ViewPlayer if game == "hanabi" and cfg.get("observation") == "conventions" else (
+        CheckpointPlayer)
+    player = kind(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
+                  num_actions=int(ckpt["num_actions"]), env_options=env_options, path=file,
+                  device=dev, greedy=greedy, seed=int(seed))
     if zoo_name is not None:
         player.name = zoo_name
     return player

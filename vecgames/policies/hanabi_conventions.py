@@ -176,14 +176,12 @@ def _card_bit(t, q, k, nh):
     return np.int64(1) << (2 * card_at(t, q, k))
 
 
-@jit
-def _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken, playable, ext, near,
-               trash, critical, urgent, stall, prm):
-    """Score a clue touching slots ``touched`` (its types ``ct``) as the receiver reads it,
-    from the receiver's public sets ``sbs`` and real cards ``cbs`` (``stall``: a clue touching
-    no new card means nothing). Returns (score, focus, focus word, new slots); score NEG when
-    its reading would exclude the real card."""
-    good = playable | ext  # a card known to be one of these will be played in turn
+@jit(inline=True)
+def _focus(touched, nh, sbs, clued, chop, good, ext, trash, critical, stall):
+    """How the receiver reads a clue touching slots ``touched``: (the newly touched slots, the
+    focus slot or -1, the types the focus may then be). A new card on the chop is a save
+    (playable soon or critical), else the newest new card is a play; with no new card (and
+    ``stall`` false) a re-clue of the newest touched card not yet known good or trash."""
     new = touched & ~clued
     focus = -1
     kmask = ext
@@ -203,6 +201,18 @@ def _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken, playable, e
                 if sb & ~good != 0 and sb & ~trash != 0:
                     focus = k
                     break
+    return new, focus, kmask
+
+
+@jit
+def _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken, playable, ext, near,
+               trash, critical, urgent, stall, prm):
+    """Score a clue touching slots ``touched`` (its types ``ct``) as the receiver reads it,
+    from the receiver's public sets ``sbs`` and real cards ``cbs`` (``stall``: a clue touching
+    no new card means nothing). Returns (score, focus, focus word, new slots); score NEG when
+    its reading would exclude the real card."""
+    good = playable | ext  # a card known to be one of these will be played in turn
+    new, focus, kmask = _focus(touched, nh, sbs, clued, chop, good, ext, trash, critical, stall)
     score = 0.0
     fmask = np.int64(0)
     now = False  # a card the receiver knows it can play now
@@ -436,6 +446,69 @@ def decide(s, i, r, prm):
             best_risk = risk
             slot = k
     return slot
+
+
+@jit
+def clue_context(t, memo, r, p):
+    """What reading a clue by seat p needs from the table: (unseen counts' alive types,
+    playable, queued playable, trash, critical, stall: whether a clue touching no new card
+    reads as nothing)."""
+    u, playable, trash, critical = _table_masks(t)
+    alive = _nonzero(u)
+    ext = _queued(t, memo, r.num_players, r.hand_size, alive, playable)
+    _, my_chop = _chop(t, memo[p], p, held(t, p, r))
+    stall = my_chop < 0 or t[INFO] == MAX_INFO
+    return alive, playable, ext, trash, critical, stall
+
+
+@jit
+def reading(t, memo, r, q, is_color, value, alive, playable, ext, trash, critical, stall):
+    """How seat q reads a colour (``is_color``) or rank clue ``value`` by these conventions:
+    (the slots it touches, the new ones among them, the focus slot or -1, the focus word:
+    the types it may be then and F_SAVE or F_PLAY)."""
+    memo_q = memo[q]
+    nq = held(t, q, r)
+    sbs = (_public_set(t, memo_q, q, 0, nq, alive), _public_set(t, memo_q, q, 1, nq, alive),
+           _public_set(t, memo_q, q, 2, nq, alive), _public_set(t, memo_q, q, 3, nq, alive),
+           _public_set(t, memo_q, q, 4, nq, alive))
+    clued, chop = _chop(t, memo_q, q, nq)
+    match = (t[HINTS + q] >> (value + (0 if is_color else 5))) & SLOT_LOW_BITS
+    touched = (match | (match >> 9) | (match >> 18) | (match >> 27) | (match >> 36)) & 31
+    ct = COLOR_TYPES[value] if is_color else RANK_TYPES[value]
+    new, focus, kmask = _focus(touched, nq, sbs, clued, chop, playable | ext, ext, trash,
+                               critical, stall)
+    fmask = np.int64(0)
+    if focus >= 0:
+        sa = sbs[focus] & ct & kmask
+        if sa == 0:  # no type fits the reading: the clue reads as nothing
+            focus = -1
+        else:
+            fmask = sa | (F_SAVE if focus == chop and new != 0 else F_PLAY)
+    return touched, new, focus, fmask
+
+
+@jit
+def read_clue(s, i, r, action):
+    """Write what ``action`` means by these conventions into the receiver's memo, when it is
+    a clue by the player to act in env i to the next player (any other action: nothing): the
+    words ``decide`` writes when it chooses that clue itself, read from public information
+    and the clue only, for a clue that another player (a learned one) chose."""
+    n = r.num_players
+    if action < r.color_hints or action >= r.rank_hints + 5 * (n - 1):
+        return
+    is_color = action < r.rank_hints
+    value = action - (r.color_hints if is_color else r.rank_hints)
+    if value >= 5:  # a clue to a later player: these conventions give it no meaning
+        return
+    use_memo(s, i)
+    t = s.table[i]
+    p = t[PLAYER]
+    q = p + 1 if p + 1 < n else 0
+    memo = s.memo[i]
+    alive, playable, ext, trash, critical, stall = clue_context(t, memo, r, p)
+    _, new, focus, fmask = reading(t, memo, r, q, is_color, value, alive, playable, ext,
+                                   trash, critical, stall)
+    _give(memo[q], r, is_color, value, focus, fmask, new)
 
 
 @jit
