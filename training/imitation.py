@@ -120,12 +120,10 @@ class ImitationPPO(PPO):
             self.collector.teacher = None  # PPO's rollouts need no labels
             return super().iteration(it, frac)
         self.collector.teacher = self.teacher
-        for group in self.opt.param_groups:
-            group["lr"] = self.cfg.lr
+        lr = self.set_lr(frac)
         beta = beta_at(it, self.cfg.clone_iterations)
         rollout, figures = self.collector.collect(self.net, beta)
         stats = imitation_update(self.net, self.opt, rollout, self.cfg, self.gen)
         self.env_steps += self.cfg.envs * self.cfg.steps
-        stats.update(self.cfg.summary(figures), env_steps=self.env_steps, lr=self.cfg.lr,
-                     beta=beta)
+        stats.update(self.cfg.summary(figures), env_steps=self.env_steps, lr=lr, beta=beta)
         return stats

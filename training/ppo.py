@@ -221,10 +221,15 @@ class PPO(core.RolloutAlgorithm):
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr, eps=1e-5)
         self.env_steps = 0
 
-    def iteration(self, it: int, frac: float) -> dict[str, Any]:
+    def set_lr(self, frac: float) -> float:
+        """``--lr``, decayed linearly to 0 over the budget with ``--anneal-lr``."""
         lr = self.cfg.lr * (1.0 - frac) if self.cfg.anneal_lr else self.cfg.lr
         for group in self.opt.param_groups:
             group["lr"] = lr
+        return lr
+
+    def iteration(self, it: int, frac: float) -> dict[str, Any]:
+        lr = self.set_lr(frac)
         rollout, figures = self.collector.collect(self.net)
         stats = ppo_update(self.net, self.opt, rollout, self.cfg, self.gen)
         self.env_steps += self.cfg.envs * self.cfg.steps
