@@ -79,7 +79,8 @@ def test_a_zoo_name_plays_everywhere_a_player_name_does(name, tmp_path, capsys):
                               num_players=seats, num_threads=1)
     assert df.equals(again)  # a sampling zoo player draws from its own seeded stream
     result = vecgames.arena(game, [name, other], 40, num_players=seats, seed=2)
-    assert name in result.ratings["player"].tolist()
+    table = result.selfplay if result.ratings is None else result.ratings  # Hanabi: a team
+    assert name in table["player"].tolist()
     assert main(["simulate", game, "--games", "40", "--players", str(seats), "--policy",
                  ",".join([name] + [other] * (seats - 1))]) == 0
     check_players(game, [name], "mix")  # --mix and --eval-opponents check names this way
@@ -99,14 +100,21 @@ def test_action_probs_is_a_distribution_over_the_legal_actions(name, greedy):
     player = vecgames.load_player(zoo_path(name), greedy=greedy)
     env = vecgames.make(card["game"], num_envs=64, seed=5, **player.env_options)
     obs, _ = env.reset(seed=5)
+    rows = np.arange(env.num_envs)
     for _ in range(5):
         mask = env.action_mask
+        view = getattr(player, "view", None)  # a player on an observation of its own
+        if view is not None:
+            obs = view.observe(env)
         p = player.action_probs(obs, mask)
         assert p.shape == mask.shape and p.dtype == np.float64
         assert np.all(p[~mask] == 0.0) and np.allclose(p.sum(1), 1.0)
+        actions = player(obs, mask)
         if greedy:  # the action it plays has probability 1
-            assert np.array_equal(p.argmax(1), player(obs, mask))
-        obs, *_ = env.step(player(obs, mask))
+            assert np.array_equal(p.argmax(1), actions)
+        if view is not None:
+            actions = player.act_env(env, rows)  # plays and keeps its memory
+        obs, *_ = env.step(actions)
 
 
 def test_a_finished_run_exports_to_a_zoo_entry(tmp_path):
@@ -130,3 +138,36 @@ def test_a_finished_run_exports_to_a_zoo_entry(tmp_path):
     player = vecgames.load_player(zoo / "tiny.pt")
     assert player.game == "zhajinhua" and player.env_options == {"num_players": 2}
     assert (zoo / "tiny.pt").stat().st_size < (runs[0] / "final.pt").stat().st_size
+    assert card["weights"] == "float32"
+
+
+def test_a_half_export_stores_float16_and_scores_the_shipped_file(tmp_path):
+    """--half: float16 weights, about half the file, played as float32 with the weights the
+    file holds; the card's results are that file's own evaluation."""
+    from training import zoo_export
+    from vecgames.cli import main
+
+    out = tmp_path / "run"
+    assert main(["train", "zhajinhua", "--players", "2", "--iterations", "1", "--envs", "8",
+                 "--steps", "4", "--eval-games", "200", "--eval-opponents", "random",
+                 "--out", str(out), "--no-progress"]) == 0
+    zoo_export.main([str(out), "--name", "full", "--description", "a test", "--command",
+                     "vecgames train zhajinhua", "--zoo", str(tmp_path / "zoo")])
+    zoo_export.main([str(out), "--name", "half", "--description", "a test", "--command",
+                     "vecgames train zhajinhua", "--zoo", str(tmp_path / "zoo"), "--half"])
+    full, half = (tmp_path / "zoo" / "full.pt", tmp_path / "zoo" / "half.pt")
+    assert half.stat().st_size < 0.6 * full.stat().st_size
+    card = json.loads((tmp_path / "zoo" / "half.json").read_text())
+    assert card["weights"] == "float16" and card["results"][0]["games"] == 200
+    player = vecgames.load_player(half)
+    weights = dict(player.net.named_parameters())
+    saved = torch.load(half, weights_only=True)["model"]
+    for key, value in saved.items():
+        assert value.dtype == torch.float16
+        assert torch.equal(weights[key].detach(), value.float())
+    from training import evaluation
+
+    seed = card["seeds"][0] + evaluation.EVAL_SEED_OFFSET  # as the run's evaluation plays
+    shipped = vecgames.load_player(half, greedy=card["greedy"], seed=seed)
+    own = evaluation.field_score("zhajinhua", shipped, "random", 200, seed, {"num_players": 2})
+    assert card["results"][0]["mean"] == own["mean"]

@@ -15,7 +15,7 @@ import numpy as np
 
 from vecgames.policies.builtin import BuiltinPlayer
 
-from .ppo import PPO, gae, masked_entropy, torch
+from .ppo import PPO, gae, masked_entropy, minibatches, torch
 
 
 class Teacher:
@@ -58,21 +58,19 @@ def imitation_update(net: Any, opt: Any, ro: Any, cfg: Any, generator: Any
     keys = ("loss", "imitation_loss", "value_loss", "entropy", "agreement")
     totals = dict.fromkeys(keys, 0.0)
     count = 0
-    for _ in range(cfg.epochs):
-        perm = torch.randperm(n, generator=generator, device=generator.device).to(obs.device)
-        for idx in perm.tensor_split(cfg.minibatches):
-            logits, v = net(obs[idx], mask[idx])
-            logp_all = torch.log_softmax(logits, -1)
-            ce = -logp_all.gather(1, label[idx, None]).squeeze(1).mean()
-            vloss = 0.5 * (v - ret[idx]).square().mean()
-            loss = ce + cfg.value_coef * vloss
-            _step_clipped_apart(net, opt, (ce, cfg.value_coef * vloss), cfg.max_grad_norm)
-            with torch.no_grad():
-                ent = masked_entropy(logp_all, mask[idx]).mean()
-                agree = (logits.argmax(-1) == label[idx]).float().mean()
-            for key, val in zip(keys, (loss, ce, vloss, ent, agree), strict=True):
-                totals[key] += float(val.detach())
-            count += 1
+    for idx in minibatches(n, cfg, generator, obs.device):
+        logits, v = net(obs[idx], mask[idx])
+        logp_all = torch.log_softmax(logits, -1)
+        ce = -logp_all.gather(1, label[idx, None]).squeeze(1).mean()
+        vloss = 0.5 * (v - ret[idx]).square().mean()
+        loss = ce + cfg.value_coef * vloss
+        _step_clipped_apart(net, opt, (ce, cfg.value_coef * vloss), cfg.max_grad_norm)
+        with torch.no_grad():
+            ent = masked_entropy(logp_all, mask[idx]).mean()
+            agree = (logits.argmax(-1) == label[idx]).float().mean()
+        for key, val in zip(keys, (loss, ce, vloss, ent, agree), strict=True):
+            totals[key] += float(val.detach())
+        count += 1
     return {k: v / count for k, v in totals.items()}
 
 

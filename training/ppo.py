@@ -5,6 +5,7 @@ through the acting seat's eyes, so GAE runs over env steps, cut where a game end
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -165,6 +166,15 @@ class RayCollector(ray_rollouts.RayCollector):
         return ro, torch.cat([p.to(self.device) for p in parts], 1)
 
 
+def minibatches(n: int, cfg: Any, generator: torch.Generator, device: torch.device
+                ) -> Iterator[torch.Tensor]:
+    """Row indices of ``cfg.minibatches`` minibatches, for each of ``cfg.epochs`` passes over
+    ``n`` samples in a new random order."""
+    for _ in range(cfg.epochs):
+        perm = torch.randperm(n, generator=generator, device=generator.device).to(device)
+        yield from perm.tensor_split(cfg.minibatches)
+
+
 def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, ro: Rollout, cfg: Any,
                generator: torch.Generator) -> dict[str, float]:
     """``cfg.epochs`` passes of ``cfg.minibatches`` clipped-surrogate steps over a rollout."""
@@ -176,30 +186,28 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, ro: Rollout, cfg: A
     keys = ("loss", "pg_loss", "value_loss", "entropy", "approx_kl", "clip_frac")
     totals = dict.fromkeys(keys, 0.0)
     count = 0
-    for _ in range(cfg.epochs):
-        perm = torch.randperm(n, generator=generator, device=generator.device).to(obs.device)
-        for idx in perm.tensor_split(cfg.minibatches):
-            logits, v = net(obs[idx], mask[idx])
-            logp_all = torch.log_softmax(logits, -1)
-            logp = logp_all.gather(1, action[idx, None]).squeeze(1)
-            log_ratio = logp - logp_old[idx]
-            a = adv[idx]
-            pg = clipped_surrogate(log_ratio, (a - a.mean()) / (a.std() + 1e-8), cfg.clip)
-            v_clip = v_old[idx] + (v - v_old[idx]).clamp(-cfg.clip, cfg.clip)
-            vloss = 0.5 * torch.max((v - ret[idx]).square(), (v_clip - ret[idx]).square()).mean()
-            ent = masked_entropy(logp_all, mask[idx]).mean()
-            loss = pg + cfg.value_coef * vloss - cfg.entropy_coef * ent
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
-            opt.step()
-            with torch.no_grad():
-                ratio = log_ratio.exp()
-                kl = ((ratio - 1) - log_ratio).mean()  # the k3 estimator of KL(old || new)
-                frac = ((ratio - 1).abs() > cfg.clip).float().mean()
-            for key, val in zip(keys, (loss, pg, vloss, ent, kl, frac), strict=True):
-                totals[key] += float(val.detach())
-            count += 1
+    for idx in minibatches(n, cfg, generator, obs.device):
+        logits, v = net(obs[idx], mask[idx])
+        logp_all = torch.log_softmax(logits, -1)
+        logp = logp_all.gather(1, action[idx, None]).squeeze(1)
+        log_ratio = logp - logp_old[idx]
+        a = adv[idx]
+        pg = clipped_surrogate(log_ratio, (a - a.mean()) / (a.std() + 1e-8), cfg.clip)
+        v_clip = v_old[idx] + (v - v_old[idx]).clamp(-cfg.clip, cfg.clip)
+        vloss = 0.5 * torch.max((v - ret[idx]).square(), (v_clip - ret[idx]).square()).mean()
+        ent = masked_entropy(logp_all, mask[idx]).mean()
+        loss = pg + cfg.value_coef * vloss - cfg.entropy_coef * ent
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+        opt.step()
+        with torch.no_grad():
+            ratio = log_ratio.exp()
+            kl = ((ratio - 1) - log_ratio).mean()  # the k3 estimator of KL(old || new)
+            frac = ((ratio - 1).abs() > cfg.clip).float().mean()
+        for key, val in zip(keys, (loss, pg, vloss, ent, kl, frac), strict=True):
+            totals[key] += float(val.detach())
+        count += 1
     stats = {k: v / count for k, v in totals.items()}
     var = ret.var()
     stats["explained_var"] = float(1 - (ret - v_old).var() / var) if var > 0 else float("nan")

@@ -8,7 +8,8 @@ writes ``vecgames/zoo/NAME.pt`` and ``NAME.json`` (``--zoo`` for another folder)
 takes the run's config, budget (env steps, wall time) and evaluation (``eval.json``: the
 arena's means and 95% CIs) and names this machine's CPU: run it where the run trained.
 ``--seed-runs``: runs of the same command with other seeds (maybe a shorter budget); their
-evaluations go on the card as the spread over seeds.
+evaluations go on the card as the spread over seeds. ``--half``: float16 weights, scored again
+by the run's evaluation (the card's results are the shipped file's own).
 """
 
 from __future__ import annotations
@@ -48,11 +49,28 @@ def run_summary(run: Path) -> dict[str, Any]:
     return {"seed": cfg["seed"], "iterations": train["iterations"],
             "env_steps": int(train["iterations"] * per_iteration) if per_iteration else None,
             "samples": train.get("samples"), "wall_time_s": train["seconds"],
-            "results": [{"opponent": e["opponent"], "seats": cfg["players"], "games": e["games"],
-                         "mean": e["mean"], "ci95_low": e["ci95_low"],
-                         "ci95_high": e["ci95_high"], "unit": e["unit"],
-                         "duplicate": e.get("duplicate", False)}
-                        for e in doc["evals"].values()]}
+            "results": result_rows(doc["evals"], cfg["players"])}
+
+
+def result_rows(evals: dict[str, dict[str, Any]], seats: int) -> list[dict[str, Any]]:
+    """A card's results: one row per record of an evaluation."""
+    return [{"opponent": e["opponent"], "seats": seats, "games": e["games"], "mean": e["mean"],
+             "ci95_low": e["ci95_low"], "ci95_high": e["ci95_high"], "unit": e["unit"],
+             "duplicate": e.get("duplicate", False)} for e in evals.values()]
+
+
+def remeasure(path: Path, config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The evaluation of the run's trainer, played by the zoo file at ``path``."""
+    import importlib
+    from dataclasses import fields
+
+    import torch
+
+    trainer = importlib.import_module(f"vecgames.training.{config['game']}").TRAINER
+    names = {f.name for f in fields(trainer.config)}
+    cfg = trainer.config(**{k: tuple(v) if isinstance(v, list) else v
+                            for k, v in config.items() if k in names})
+    return trainer.evaluate(path, cfg, torch.device("cpu"))
 
 
 def spread(runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -68,7 +86,7 @@ def spread(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def export(run: Path, name: str, description: str, command: str, zoo: Path,
-           seed_runs: list[Path]) -> Path:
+           seed_runs: list[Path], half: bool = False) -> Path:
     import torch
 
     from vecgames.policies.checkpoint import load_checkpoint
@@ -76,9 +94,15 @@ def export(run: Path, name: str, description: str, command: str, zoo: Path,
     ckpt = load_checkpoint(run / "final.pt")
     slim = {k: ckpt[k] for k in PLAYER_KEYS if k in ckpt}
     slim["config"] = {k: v for k, v in slim["config"].items() if k != "out"}
+    if half:  # loading copies them into the network's float32 weights
+        slim["model"] = {k: v.half() if v.is_floating_point() else v
+                         for k, v in slim["model"].items()}
     zoo.mkdir(parents=True, exist_ok=True)
     torch.save(slim, zoo / f"{name}.pt")
     summary = run_summary(run)
+    if half:  # the shipped weights are not the run's: the card gives their own figures
+        summary["results"] = result_rows(remeasure(zoo / f"{name}.pt", ckpt["config"]),
+                                         int(ckpt["config"]["players"]))
     card = {"name": name, "game": slim["game"], "file": f"{name}.pt",
             "seats": int(slim["env_options"].get("num_players", 0)),
             "description": description, "command": command, "seeds": [summary["seed"]],
@@ -87,6 +111,7 @@ def export(run: Path, name: str, description: str, command: str, zoo: Path,
             "greedy": bool(slim["config"].get("eval_greedy", True)),
             "env_steps": summary["env_steps"], "samples": summary["samples"],
             "wall_time_s": summary["wall_time_s"], "cpu": cpu_name(),
+            "weights": "float16" if half else "float32",
             "torch": torch.__version__, "results": summary["results"]}
     if seed_runs:
         others = [run_summary(r) for r in seed_runs]
@@ -105,11 +130,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--description", required=True, help="one line: what it is")
     p.add_argument("--command", required=True, help="the command that trained it")
     p.add_argument("--seed-runs", default="", help="comma list of runs with other seeds")
+    p.add_argument("--half", action="store_true",
+                   help="store the weights as float16 (half the file) and score that file "
+                        "again with the run's evaluation: the card gives its own results")
     p.add_argument("--zoo", type=Path, default=ZOO_DIR,
                    help="the zoo folder (default: the package's)")
     args = p.parse_args(argv)
     runs = [Path(r) for r in args.seed_runs.split(",") if r]
-    print(export(args.run, args.name, args.description, args.command, args.zoo, runs))
+    print(export(args.run, args.name, args.description, args.command, args.zoo, runs,
+                 args.half))
     return 0
 
 
