@@ -171,3 +171,14 @@ def test_a_half_export_stores_float16_and_scores_the_shipped_file(tmp_path):
     shipped = vecgames.load_player(half, greedy=card["greedy"], seed=seed)
     own = evaluation.field_score("zhajinhua", shipped, "random", 200, seed, {"num_players": 2})
     assert card["results"][0]["mean"] == own["mean"]
+
+
+def test_each_record_of_a_cooperative_evaluation_gets_its_own_label():
+    from training.zoo_export import opponent_label
+
+    evals = {"greedy": {"opponent": "self-play"}, "sampled": {"opponent": "self-play"},
+             "rules": {"opponent": "self-play"},
+             "greedy with hat": {"opponent": "hat"}, "percentile": {"opponent": "percentile"}}
+    assert [opponent_label(k, e) for k, e in evals.items()] == [
+        "self-play", "self-play, sampled", "rules (its own self-play)", "with hat",
+        "percentile"]

@@ -54,9 +54,21 @@ def run_summary(run: Path) -> dict[str, Any]:
 
 def result_rows(evals: dict[str, dict[str, Any]], seats: int) -> list[dict[str, Any]]:
     """A card's results: one row per record of an evaluation."""
-    return [{"opponent": e["opponent"], "seats": seats, "games": e["games"], "mean": e["mean"],
-             "ci95_low": e["ci95_low"], "ci95_high": e["ci95_high"], "unit": e["unit"],
-             "duplicate": e.get("duplicate", False)} for e in evals.values()]
+    return [{"opponent": opponent_label(key, e), "seats": seats, "games": e["games"],
+             "mean": e["mean"], "ci95_low": e["ci95_low"], "ci95_high": e["ci95_high"],
+             "unit": e["unit"], "duplicate": e.get("duplicate", False)}
+            for key, e in evals.items()]
+
+
+def opponent_label(key: str, record: dict[str, Any]) -> str:
+    """Who a record's games were played with, one label per record. Hanabi's evaluation has
+    several self-play records (the player greedy and sampled, a built-in team's own) and
+    cross-play ones ("greedy with NAME")."""
+    if record["opponent"] != "self-play":
+        return f"with {record['opponent']}" if key.startswith("greedy with ") else (
+            str(record["opponent"]))
+    return {"greedy": "self-play", "sampled": "self-play, sampled"}.get(
+        key, f"{key} (its own self-play)")
 
 
 def remeasure(path: Path, config: dict[str, Any]) -> dict[str, dict[str, Any]]:
