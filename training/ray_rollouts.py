@@ -23,11 +23,15 @@ import torch  # noqa: E402
 
 def concat_rollouts(parts: Sequence[Any], device: torch.device) -> Any:
     """Rollouts of consecutive env slices as one: every tensor field joined on its env axis
-    (dim 1 of a time-major ``[T, B, ...]`` field, dim 0 of a ``[B]`` one)."""
+    (dim 1 of a time-major ``[T, B, ...]`` field, dim 0 of a ``[B]`` one; an optional field
+    that is None stays None)."""
     first = parts[0]
-    joined = {}
+    joined: dict[str, Any] = {}
     for f in dataclasses.fields(first):
         tensors = [getattr(p, f.name) for p in parts]
+        if tensors[0] is None:
+            joined[f.name] = None
+            continue
         axis = 0 if tensors[0].dim() == 1 else 1
         joined[f.name] = torch.cat(tensors, dim=axis).to(device, non_blocking=True)
     return type(first)(**joined)
