@@ -120,12 +120,14 @@ class TeamCollector:
                 if beta > 0.0:
                     taught = torch.rand(b, generator=self.gen, device=self.gen.device) < beta
                     action = torch.where(taught.to(dev), ro.teacher[t], action)
-                self.teacher.settle(env, action.cpu().numpy())
-            if self.view is not None:  # the learner's own clues: what they mean
+            if ro.teacher is not None or self.view is not None:
                 chosen = action.cpu().numpy()
-                own = (np.flatnonzero(chosen != ro.teacher[t].cpu().numpy())
-                       if ro.teacher is not None else np.arange(b))
-                self.view.record(env, own, chosen[own])
+                if ro.teacher is not None:
+                    self.teacher.settle(env, chosen)
+                if self.view is not None:  # the learner's own clues: what they mean
+                    own = (np.flatnonzero(chosen != ro.teacher[t].cpu().numpy())
+                           if ro.teacher is not None else np.arange(b))
+                    self.view.record(env, own, chosen[own])
             ro.obs[t].copy_(self.obs)  # the bridge's tensors are overwritten by the next step
             ro.mask[t].copy_(self.mask)
             ro.action[t] = action

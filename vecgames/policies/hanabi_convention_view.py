@@ -3,11 +3,13 @@ what the ``conventions`` player's conventions have made common knowledge, so tha
 can play by them (and be taught by ``conventions``).
 
 Per seat from the player to act on, per slot: the types the card may be (its hints, the
-meaning of the clues that touched it, the copies left: 25 values), and whether it was clued,
-saved, or clued to play (3 values). Then the types playable now, playable once the cards known
-to be playable are played, trash and critical (4 x 25). These are what ``conventions`` reads
-from ``State.memo``. A learned player keeps that memory up to date as ``conventions`` does:
-after it chooses a clue, it writes the clue's meaning (:meth:`ConventionView.record`).
+meaning of the clues that touched it, the copies left: 25 values), whether it was clued,
+saved, or clued to play (3), and four facts (``SLOT_VALUES``). Then the types playable now,
+playable once the cards known to be playable are played, trash and critical (4 x 25). Then,
+for each of the ten clues to the next player, how it would read (``CLUE_VALUES``). These are
+what ``conventions`` reads from ``State.memo`` and weighs when it chooses a clue. A learned
+player keeps that memory up to date as ``conventions`` does: after it chooses a clue, it
+writes the clue's meaning (:meth:`ConventionView.record`).
 """
 
 from __future__ import annotations
@@ -63,8 +65,7 @@ def _features(s, i, r, out):
     p = t[PLAYER]
     q = p + 1 if p + 1 < n else 0
     memo = s.memo[i]
-    alive, playable, ext, trash, critical, stall = hc.clue_context(t, memo, r, p)
-    u = hc._table_masks(t)[0]
+    u, alive, playable, ext, trash, critical, stall = hc.clue_context(t, memo, r, p)
     seen = np.int64(0)  # copies in the other players' hands: the player to act sees them
     for o in range(n):
         if o != p:

@@ -450,15 +450,15 @@ def decide(s, i, r, prm):
 
 @jit
 def clue_context(t, memo, r, p):
-    """What reading a clue by seat p needs from the table: (unseen counts' alive types,
-    playable, queued playable, trash, critical, stall: whether a clue touching no new card
-    reads as nothing)."""
+    """What reading a clue by seat p needs from the table: (the unseen copies per type,
+    their alive types, playable, queued playable, trash, critical, stall: whether a clue
+    touching no new card reads as nothing)."""
     u, playable, trash, critical = _table_masks(t)
     alive = _nonzero(u)
     ext = _queued(t, memo, r.num_players, r.hand_size, alive, playable)
     _, my_chop = _chop(t, memo[p], p, held(t, p, r))
     stall = my_chop < 0 or t[INFO] == MAX_INFO
-    return alive, playable, ext, trash, critical, stall
+    return u, alive, playable, ext, trash, critical, stall
 
 
 @jit
@@ -505,7 +505,7 @@ def read_clue(s, i, r, action):
     p = t[PLAYER]
     q = p + 1 if p + 1 < n else 0
     memo = s.memo[i]
-    alive, playable, ext, trash, critical, stall = clue_context(t, memo, r, p)
+    _, alive, playable, ext, trash, critical, stall = clue_context(t, memo, r, p)
     _, new, focus, fmask = reading(t, memo, r, q, is_color, value, alive, playable, ext,
                                    trash, critical, stall)
     _give(memo[q], r, is_color, value, focus, fmask, new)
