@@ -118,9 +118,10 @@ def deals(path: str) -> None:
         dof += len(COPIES) - 1
     print(f"{len(decks)} decks; position x card type: chi-square {chi2:.0f} on {dof} degrees "
           f"of freedom (z = {(chi2 - dof) / np.sqrt(2 * dof):+.1f})")
-    pairs = float((COPIES * (COPIES - 1)).sum())
     n = COPIES.sum()
-    same_colour = 5 * 10 * 9 / (n * (n - 1))
+    per_colour = COPIES.reshape(5, 5).sum(1)  # cards of each colour
+    same_colour = float((per_colour * (per_colour - 1)).sum()) / (n * (n - 1))
+    pairs = float((COPIES * (COPIES - 1)).sum())
     for lag in (1, 2, 5):
         both = reached[:, :-lag] & reached[:, lag:]
         colour = ((decks[:, :-lag] // 5) == (decks[:, lag:] // 5))[both].mean()
