@@ -1,18 +1,20 @@
 """Exact equilibria of small two-player Liar's Dice variants (vecgames.solve), as tables.
 
     python benchmarks/bench_liars_dice_solver.py [--target 1e-3] [--variants NAME ...]
-        [--checkpoint runs/liars_dice_2dice/final.pt] [--frontier] [--json out.json]
+        [--players random,heuristic,odds,PATH] [--frontier] [--json out.json]
     python benchmarks/bench_liars_dice_solver.py --quick      # tiny variants (a smoke test)
 
 For each variant: the public tree's size (decision nodes = bid histories, terminals,
 information sets), CFR+ run until the exploitability (NashConv / 2, exact best responses)
 is below ``--target`` (checked every ``--check-every`` iterations), the iterations, wall
-time and game value (the opener's, seat 0 unless the name says otherwise). Then every other
-player on the same tree: its exploitability, what a best response gains against it in each
-seat over the game value, and its mean payoff against the equilibrium over both seats. A
-checkpoint enters the table only on a variant it was trained on. ``--frontier`` counts the
-斋/飞 trees that do not fit. Wall times depend on the
-machine: run it alone (2 cores).
+time and game value (the opener's, seat 0 unless the name says otherwise), and the time of
+one exact best response. Then every player of ``--players`` on the same tree, read as
+``vecgames.exploitability`` reads it: its exploitability, what a best response gains against
+it in each seat over the game value, and its mean payoff against the equilibrium over both
+seats. A player that cannot play a variant (a checkpoint trained on other dice, ``odds``
+with unequal dice) is left out of that variant's rows, with the reason printed.
+``--frontier`` counts the 斋/飞 trees that do not fit. Wall times depend on the machine: run
+it alone (2 cores).
 """
 
 from __future__ import annotations
@@ -30,15 +32,14 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.timing import print_table  # noqa: E402
+from vecgames.policies.protocol import resolve_player  # noqa: E402
 from vecgames.solve import (  # noqa: E402
     best_response_value,
     build_tree,
-    checkpoint_strategy,
     exploitability,
     game_value,
-    heuristic_strategy,
     make_variant,
-    random_strategy,
+    player_strategy,
     solve,
     tree_size,
     tree_sizes,
@@ -71,13 +72,14 @@ FRONTIER: dict[str, dict[str, Any]] = {
 # uncapped, first count >= 1: 18,408,863,744 bid histories, a count of minutes (docs)
 
 
-def players(tree: Any, v: Any, checkpoint: str | None) -> dict[str, np.ndarray]:
-    out = {"heuristic": heuristic_strategy(tree, v), "random": random_strategy(tree)}
-    if checkpoint:
+def players(tree: Any, v: Any, names: list[str]) -> dict[str, np.ndarray]:
+    out = {}
+    for name in names:
         try:
-            out[os.path.basename(checkpoint)] = checkpoint_strategy(tree, v, checkpoint)
+            out[os.path.basename(name)] = player_strategy(resolve_player("liars_dice", name),
+                                                          v, tree)[0]
         except ValueError as e:  # trained on other rules: not this variant's table
-            print(f"  ({e})")
+            print(f"  {name}: {e}")
     return out
 
 
@@ -88,11 +90,14 @@ def run_variant(name: str, options: dict[str, Any], args: argparse.Namespace) ->
     built = time.perf_counter() - start
     sol = solve(tree, args.max_iterations, target=args.target, check_every=args.check_every,
                 method=args.method)
+    start = time.perf_counter()
+    best_response_value(tree, sol.strategy, 0)
+    br_s = time.perf_counter() - start
     row: dict[str, Any] = {"variant": name, "label": v.label(), **tree_sizes(tree),
                            "build_s": built, "iterations": sol.iterations,
                            "solve_s": sol.seconds, "exploitability": sol.exploitability,
-                           "value": sol.value, "players": []}
-    for player, s in players(tree, v, args.checkpoint).items():
+                           "value": sol.value, "br_s": br_s, "players": []}
+    for player, s in players(tree, v, args.players).items():
         gains = [best_response_value(tree, s, 0) - sol.value,
                  best_response_value(tree, s, 1) + sol.value]
         vs_eq = 0.5 * (game_value(tree, profile(tree, s, sol.strategy)) - sol.value
@@ -112,11 +117,16 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--method", choices=("cfr+", "dcfr"), default="cfr+")
     parser.add_argument("--variants", nargs="+", choices=sorted({**VARIANTS, **LARGER}),
                         default=None, help=f"default: {', '.join(VARIANTS)}")
-    parser.add_argument("--checkpoint", default=None, help="a liars_dice DQN checkpoint")
+    parser.add_argument("--players", type=lambda text: text.split(","),
+                        default=["random", "heuristic", "odds"],
+                        help="comma list: built-in names, zoo names, checkpoint paths")
+    parser.add_argument("--checkpoint", default=None, help="a checkpoint, added to --players")
     parser.add_argument("--frontier", action="store_true", help="count the trees past it")
     parser.add_argument("--quick", action="store_true", help="tiny variants only")
     parser.add_argument("--json", default=None, help="write the rows here too")
     args = parser.parse_args(argv)
+    if args.checkpoint:
+        args.players = [*args.players, args.checkpoint]
     known = {**VARIANTS, **LARGER}
     chosen = QUICK if args.quick else {k: known[k] for k in args.variants or VARIANTS}
     print(f"numba threads: {numba.get_num_threads()}, target {args.target}, {args.method}")
@@ -128,10 +138,11 @@ def main(argv: list[str] | None = None) -> list[dict[str, Any]]:
               f"exploitability {r['exploitability']:.2e}, value {r['value']:+.5f}", flush=True)
     print()
     print_table(["variant", "bid histories", "terminals", "infosets", "iterations", "seconds",
-                 "exploitability", "value (opener)"],
+                 "exploitability", "value (opener)", "best response ms"],
                 [[r["variant"], f"{r['decision_nodes']:,}", f"{r['terminals']:,}",
                   f"{r['infosets']:,}", str(r["iterations"]), f"{r['solve_s']:.1f}",
-                  f"{r['exploitability']:.2e}", f"{r['value']:+.5f}"] for r in rows])
+                  f"{r['exploitability']:.2e}", f"{r['value']:+.5f}",
+                  f"{1000 * r['br_s']:.1f}"] for r in rows])
     print()
     print_table(["variant", "player", "exploitability", "BR gain as seat 0",
                  "BR gain as seat 1", "payoff vs equilibrium"],

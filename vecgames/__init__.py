@@ -7,6 +7,8 @@
 ['zhajinhua', 'holdem', 'liars_dice', 'hanabi', 'dayaoguai']
 """
 
+from typing import Any
+
 from . import games
 from .adapters import register_gymnasium_ids
 from .api import CallableGames, GameInfo, list_games, simulate
@@ -19,9 +21,20 @@ from .policies.protocol import Player
 from .zoo import zoo
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
-__all__ = ["ArenaResult", "GameInfo", "Player", "VecEnv", "__version__", "arena", "format_cards",
-           "games", "list_games", "load_player", "make", "parse_cards", "players", "simulate",
-           "zoo"]
+__all__ = ["ArenaResult", "Exploitability", "GameInfo", "Player", "VecEnv", "__version__", "arena",
+           "exploitability", "format_cards", "games", "list_games", "load_player", "make",
+           "parse_cards", "players", "simulate", "zoo"]
+
+
+
+def __getattr__(name: str) -> Any:
+    """``exploitability`` and ``Exploitability`` import the solver on first use only."""
+    if name in ("exploitability", "Exploitability"):
+        from .solve import judge
+
+        return getattr(judge, name)
+    raise AttributeError(f"module 'vecgames' has no attribute {name!r}")
+
 
 games.__class__ = CallableGames  # vecgames.games() is list_games()
 register_gymnasium_ids()  # gymnasium.make("vecgames/Holdem-v0"); never imports Gymnasium

@@ -12,11 +12,20 @@ from .cfr import (
     solve,
     uniform_strategy,
 )
+from .judge import Exploitability
+from .judge import strategy as player_strategy
 from .liars_dice import Variant, build_tree, make_variant, tree_size
-from .players import checkpoint_strategy, heuristic_strategy, random_strategy, seat_rules
+from .players import (
+    checkpoint_strategy,
+    heuristic_strategy,
+    random_strategy,
+    seat_rules,
+    strategy_of,
+)
 from .tree import Tree, kuhn_tree, tree_sizes
 
 __all__ = [
+    "Exploitability",
     "Solution",
     "Tree",
     "Variant",
@@ -29,9 +38,11 @@ __all__ = [
     "kuhn_tree",
     "make_variant",
     "normalize",
+    "player_strategy",
     "random_strategy",
     "seat_rules",
     "solve",
+    "strategy_of",
     "tree_size",
     "tree_sizes",
     "uniform_strategy",

@@ -15,13 +15,14 @@ the rules of the variant with its own dice (``Rules.dice``) and the table's tota
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from ..core.jit import jit
 from ..core.validation import check_int
-from ..games.liars_dice.observe import OBSERVATIONS, obs_dim, observe_one
+from ..games.liars_dice.observe import observe_one
 from ..games.liars_dice.rules import (
     BIDDER,
     CHALLENGER,
@@ -43,6 +44,7 @@ from .liars_dice import Variant, packed, rolls, rules_table
 from .tree import Tree
 
 CHUNK_ROWS = 1 << 18  # information sets evaluated per batch (a row is ~0.5 KB)
+InfosetRows = tuple[np.ndarray, np.ndarray, State, Rules]  # nodes, packed rolls, rows, rules
 
 
 def seat_rules(v: Variant, seat: int) -> Rules:
@@ -103,26 +105,74 @@ def _mark(first_child, num_children, action, nodes, num, picks, column0, out):
     return -1
 
 
-def _act_everywhere(tree: Tree, v: Variant, act: Any) -> np.ndarray:
-    """A pure strategy: ``act(state, rules, seat) -> actions`` of every row's player."""
+@jit
+def _spread(first_child, num_children, action, nodes, num, probs, out):
+    """out[child of nodes[j // num] with action a, j % num] = probs[j, a]; returns the first
+    j whose probabilities do not sum to 1 over the node's children (-1: none)."""
+    for j in range(probs.shape[0]):
+        h = nodes[j // num]
+        total = 0.0
+        for c in range(first_child[h], first_child[h] + num_children[h]):
+            total += probs[j, action[c]]
+        if abs(total - 1.0) > 1e-6:
+            return j
+        for c in range(first_child[h], first_child[h] + num_children[h]):
+            out[c, j % num] = probs[j, action[c]] / total
+    return -1
+
+
+def infoset_rows(tree: Tree, v: Variant, seat: int,
+                 opener: int | None = None) -> Iterator[InfosetRows]:
+    """The information sets of ``seat`` as env rows, in chunks: (the chunk's nodes, the
+    seat's rolls packed, rows ``state``, the seat's rules); row j is node ``chunk[j // R]``
+    with roll ``packs[j % R]``. ``opener`` (default the tree's): the env seat that opens; with
+    the other one, the tree's seats are laid out swapped (equal dice: the same rules)."""
+    opener = v.opener if opener is None else opener
+    env_seat = seat if opener == v.opener else 1 - seat
+    rules = seat_rules(v, seat)
+    packs = np.array([packed(roll) for roll in rolls(v.dice[seat])[0]], np.int64)
+    nodes = np.flatnonzero(tree.player == seat)
+    per_chunk = max(1, CHUNK_ROWS // len(packs))
+    for lo in range(0, len(nodes), per_chunk):
+        chunk = nodes[lo:lo + per_chunk]
+        rows = len(chunk) * len(packs)
+        state = State(table=np.zeros((rows, NUM_FIELDS), np.int64),
+                      rng=np.zeros(rows, np.uint64))
+        _fill_rows(state, rules, tree.parent, tree.action, chunk, packs, env_seat, opener)
+        yield chunk, packs, state, rules
+
+
+def strategy_of(tree: Tree, v: Variant, act: Any) -> np.ndarray:
+    """A player's strategy at every information set of ``tree``: ``act(state, rules, seat)``
+    returns for every row of ``state`` its action (int ``[rows]``: a pure strategy) or the
+    chance of each action (float ``[rows, num_actions]``, 0 on illegal actions)."""
     strategy = np.zeros(edge_shape(tree))
     for seat in (0, 1):
-        rules = seat_rules(v, seat)
-        roll_list, _ = rolls(v.dice[seat])
-        packs = np.array([packed(roll) for roll in roll_list], np.int64)
-        nodes = np.flatnonzero(tree.player == seat)
-        per_chunk = max(1, CHUNK_ROWS // len(packs))
-        for lo in range(0, len(nodes), per_chunk):
-            chunk = nodes[lo:lo + per_chunk]
-            state = State(table=np.zeros((len(chunk) * len(packs), NUM_FIELDS), np.int64),
-                          rng=np.zeros(len(chunk) * len(packs), np.uint64))
-            _fill_rows(state, rules, tree.parent, tree.action, chunk, packs, seat, v.opener)
-            picks = np.asarray(act(state, rules, seat), np.int64)
+        for chunk, packs, state, rules in infoset_rows(tree, v, seat):
+            chosen = np.asarray(act(state, rules, seat))
+            rows = state.table.shape[0]
+            if chosen.shape == (rows, rules.num_actions):
+                probs = np.ascontiguousarray(chosen, np.float64)
+                if not np.isfinite(probs).all() or (probs < 0).any():
+                    raise ValueError("the player's action probabilities must be finite and "
+                                     "non-negative")
+                bad = _spread(tree.first_child, tree.num_children, tree.action, chunk,
+                              len(packs), probs, strategy)
+                if bad >= 0:
+                    raise ValueError(f"the player's action probabilities at node "
+                                     f"{chunk[bad // len(packs)]} sum to "
+                                     f"{probs[bad].sum():.6g} over its legal actions, not 1")
+                continue
+            if chosen.shape != (rows,) or not np.issubdtype(chosen.dtype, np.integer):
+                raise ValueError(f"the player must return {rows} integer actions or "
+                                 f"probabilities of shape {(rows, rules.num_actions)}; got an "
+                                 f"array of shape {chosen.shape} ({chosen.dtype})")
+            picks = chosen.astype(np.int64)
             bad = _mark(tree.first_child, tree.num_children, tree.action, chunk, len(packs),
                         picks, 0, strategy)
             if bad >= 0:
-                raise RuntimeError(f"the player chose action {picks[bad]}, not legal at "
-                                   f"node {chunk[bad // len(packs)]}")
+                raise ValueError(f"the player chose action {picks[bad]}, not legal at "
+                                 f"node {chunk[bad // len(packs)]}")
     return strategy
 
 
@@ -136,7 +186,7 @@ def heuristic_strategy(tree: Tree, v: Variant, threshold: float = 0.5) -> np.nda
         rows_actions_kernel(state, rules, HEURISTIC, threshold, rows, out)
         return out
 
-    return _act_everywhere(tree, v, act)
+    return strategy_of(tree, v, act)
 
 
 def random_strategy(tree: Tree) -> np.ndarray:
@@ -146,32 +196,14 @@ def random_strategy(tree: Tree) -> np.ndarray:
 
 
 def checkpoint_strategy(tree: Tree, v: Variant, path: str | os.PathLike) -> np.ndarray:
-    """A trained checkpoint (``vecgames.load_player``, greedy) at every information set. It
-    must have been trained on these rules: 2 seats with ``v``'s dice each and variant, the
-    first-bid rule of the env default (count > 2) unless ``v`` says otherwise."""
+    """A trained checkpoint (``vecgames.load_player``) at every information set, as
+    ``vecgames.exploitability`` reads it. It must have been trained on these rules: 2 seats
+    with ``v``'s dice each and variant, the first-bid rule of the env default (count > 2)
+    unless ``v`` says otherwise."""
     from ..policies.checkpoint import load_player
+    from .judge import strategy
 
-    player = load_player(path)
-    options = player.env_options
-    if player.game != "liars_dice":
-        raise ValueError(f"{os.fspath(path)} is a {player.game} checkpoint, not liars_dice")
-    wanted = {"num_players": 2, "dice": v.dice[0], "variant": v.variant,
-              "min_first_count": v.min_first_count}
-    defaults = {"variant": "zhai_fei", "min_first_count": 3}  # the env's (count > 2)
-    got = {k: options.get(k) or defaults.get(k) for k in wanted}
-    if v.dice[0] != v.dice[1] or got != wanted or player.num_actions != 1 + 11 * v.total_dice:
-        raise ValueError(f"{player.name} plays {got} ({player.num_actions} actions); it "
-                         f"cannot play {v.label()} ({1 + 11 * v.total_dice} actions)")
-    observation = OBSERVATIONS.index(options.get("observation", "full"))
-
-    def act(state: State, rules: Rules, seat: int) -> np.ndarray:
-        rows = state.table.shape[0]
-        obs = np.zeros((rows, obs_dim(observation, 2, rules.num_actions)), np.float32)
-        mask = np.zeros((rows, rules.num_actions), np.bool_)
-        _observe_rows(state.table, rules, observation, obs, mask)
-        return player(obs, mask)
-
-    return _act_everywhere(tree, v, act)
+    return strategy(load_player(path), v, tree)[0]
 
 
 @jit
