@@ -7,7 +7,7 @@
 ['zhajinhua', 'holdem', 'liars_dice', 'hanabi', 'dayaoguai']
 """
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import games
 from .adapters import register_gymnasium_ids
@@ -19,6 +19,9 @@ from .policies.catalog import players
 from .policies.checkpoint import load_player
 from .policies.protocol import Player
 from .zoo import zoo
+
+if TYPE_CHECKING:  # imported on first use below (__getattr__)
+    from .solve.judge import Exploitability, exploitability
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
 __all__ = ["ArenaResult", "Exploitability", "GameInfo", "Player", "VecEnv", "__version__", "arena",

@@ -25,7 +25,7 @@ from ..policies.builtin import BuiltinPlayer
 from ..policies.checkpoint import CheckpointPlayer
 from ..policies.protocol import default_label, resolve_player
 from .cfr import best_response_value, game_value, uniform_strategy
-from .liars_dice import Variant, build_tree, make_variant, rolls, tree_size
+from .liars_dice import Variant, build_tree, check_tree, make_variant
 from .players import _observe_rows, strategy_of
 from .tree import Tree
 
@@ -150,20 +150,18 @@ class _Rows:
 
 def strategy(player: Any, v: Variant, tree: Tree, samples: int = 0) -> tuple[np.ndarray, str]:
     """``player``'s strategy on ``tree`` (a resolved Player) and how it was read."""
+    if isinstance(player, BuiltinPlayer) and player.game != "liars_dice":
+        raise ValueError(f"player: {player.name} is a {player.game} built-in, not liars_dice")
+    if samples and (isinstance(player, BuiltinPlayer) or not callable(player)):
+        raise TypeError(f"samples: reads a callable (obs, action_mask) -> actions by calling "
+                        f"it; {default_label(player)} is "
+                        + ("a built-in, read exactly" if isinstance(player, BuiltinPlayer)
+                           else "not callable"))
     if isinstance(player, BuiltinPlayer) and player.builtin == "random":
         return uniform_strategy(tree), "uniform"  # rules.random_legal: uniform over the legal
     _check_fit(player, v)
     act, read = _reader(player, samples)
     return strategy_of(tree, v, act), read
-
-
-def _check_tree(tree: Any, v: Variant) -> None:
-    if not isinstance(tree, Tree):
-        raise TypeError(f"tree must be a vecgames.solve.Tree, got {type(tree).__name__}")
-    if tree.num_nodes != sum(tree_size(v)) or tree.num_types != (len(rolls(v.dice[0])[0]),
-                                                                  len(rolls(v.dice[1])[0])):
-        raise ValueError(f"tree: not the tree of {v.label()} (build it with "
-                         f"build_tree(make_variant(...)) of the same options)")
 
 
 def exploitability(game: str, player: Any, *, dice: Any = 1, variant: str = "basic",
@@ -183,7 +181,7 @@ def exploitability(game: str, player: Any, *, dice: Any = 1, variant: str = "bas
     samples = check_int(samples, "samples", 0)
     v = make_variant(dice, variant, min_first_count, forbid_repeat_bids, max_round_steps, opener)
     if tree is not None:
-        _check_tree(tree, v)
+        check_tree(tree, v)
     if isinstance(player, str) and player == "human":
         raise ValueError("player: a person cannot be read at every information set")
     probs_only = callable(getattr(player, "action_probs", None)) and not isinstance(player, str)

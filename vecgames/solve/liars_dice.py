@@ -251,3 +251,15 @@ def build_tree(v: Variant | None = None, max_nodes: int = 400_000_000, **options
                                      num_children, parent, action, payoff, scale)
     return Tree(player, first_child, num_children, parent, action, payoff, scale,
                 bid_matrices(v), int(max_depth), int(max_children))
+
+
+def check_tree(tree: Any, v: Variant) -> None:
+    """Refuse a tree that is not ``build_tree(v)``'s: a TypeError for another object, a
+    ValueError for another variant (its size, rolls, chance and payoffs, or opener)."""
+    if not isinstance(tree, Tree):
+        raise TypeError(f"tree must be a vecgames.solve.Tree, got {type(tree).__name__}")
+    matrices = bid_matrices(v)
+    if (tree.num_nodes != sum(tree_size(v)) or tree.matrices.shape != matrices.shape
+            or not np.array_equal(tree.matrices, matrices) or int(tree.player[0]) != v.opener):
+        raise ValueError(f"tree: not the tree of {v.label()} (build it with "
+                         f"build_tree(make_variant(...)) of the same options)")

@@ -108,13 +108,14 @@ def _mark(first_child, num_children, action, nodes, num, picks, column0, out):
 @jit
 def _spread(first_child, num_children, action, nodes, num, probs, out):
     """out[child of nodes[j // num] with action a, j % num] = probs[j, a]; returns the first
-    j whose probabilities do not sum to 1 over the node's children (-1: none)."""
+    j whose probabilities do not sum to 1 over the node's children, or put weight on another
+    action (-1: none)."""
     for j in range(probs.shape[0]):
         h = nodes[j // num]
         total = 0.0
         for c in range(first_child[h], first_child[h] + num_children[h]):
             total += probs[j, action[c]]
-        if abs(total - 1.0) > 1e-6:
+        if abs(total - 1.0) > 1e-6 or abs(probs[j].sum() - total) > 1e-6:
             return j
         for c in range(first_child[h], first_child[h] + num_children[h]):
             out[c, j % num] = probs[j, action[c]] / total
@@ -159,9 +160,13 @@ def strategy_of(tree: Tree, v: Variant, act: Any) -> np.ndarray:
                 bad = _spread(tree.first_child, tree.num_children, tree.action, chunk,
                               len(packs), probs, strategy)
                 if bad >= 0:
-                    raise ValueError(f"the player's action probabilities at node "
-                                     f"{chunk[bad // len(packs)]} sum to "
-                                     f"{probs[bad].sum():.6g} over its legal actions, not 1")
+                    h = chunk[bad // len(packs)]
+                    legal = tree.action[tree.first_child[h]:tree.first_child[h]
+                                        + tree.num_children[h]]
+                    raise ValueError(f"the player's action probabilities at node {h} sum to "
+                                     f"{probs[bad, legal].sum():.6g} over its legal actions "
+                                     f"and {probs[bad].sum():.6g} over all: they must be 1 and "
+                                     f"1 (0 on illegal actions)")
                 continue
             if chosen.shape != (rows,) or not np.issubdtype(chosen.dtype, np.integer):
                 raise ValueError(f"the player must return {rows} integer actions or "

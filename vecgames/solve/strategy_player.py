@@ -18,7 +18,7 @@ import numpy as np
 from ..core.validation import check_int
 from ..games.liars_dice.observe import FULL, obs_dim
 from .cfr import _check_strategy
-from .liars_dice import Variant
+from .liars_dice import Variant, check_tree
 from .players import _observe_rows, infoset_rows
 from .tree import Tree
 
@@ -36,6 +36,7 @@ class StrategyPlayer:
         if not isinstance(variant, Variant):
             raise TypeError(f"variant must be a vecgames.solve.Variant, got "
                             f"{type(variant).__name__}")
+        check_tree(tree, variant)
         strategy = _check_strategy(tree, strategy)
         if variant.dice[0] != variant.dice[1]:
             raise ValueError("variant: the env deals every seat the same dice; a strategy "
