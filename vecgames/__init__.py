@@ -29,7 +29,6 @@ __all__ = ["ArenaResult", "Exploitability", "GameInfo", "Player", "VecEnv", "__v
            "parse_cards", "players", "simulate", "zoo"]
 
 
-
 def __getattr__(name: str) -> Any:
     """``exploitability`` and ``Exploitability`` import the solver on first use only."""
     if name in ("exploitability", "Exploitability"):

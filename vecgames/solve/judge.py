@@ -63,9 +63,12 @@ def _observation_of(player: Any) -> int:
 
 
 def _check_fit(player: Any, v: Variant) -> None:
-    """Refuse a player that cannot play ``v``: a checkpoint trained on other rules, or a
-    built-in that assumes every seat holds the same dice."""
+    """Refuse a player that cannot play ``v``: another game's, a checkpoint trained on other
+    rules, or a built-in that assumes every seat holds the same dice."""
     if isinstance(player, BuiltinPlayer):
+        if player.game != "liars_dice":
+            raise ValueError(f"player: {player.name} is a {player.game} built-in, not "
+                             f"liars_dice")
         if player.builtin == "odds" and v.dice[0] != v.dice[1]:
             raise ValueError("player: odds models the other seat as holding as many dice as "
                              f"its own; it cannot play {v.label()} (unequal dice exist only "
@@ -150,8 +153,7 @@ class _Rows:
 
 def strategy(player: Any, v: Variant, tree: Tree, samples: int = 0) -> tuple[np.ndarray, str]:
     """``player``'s strategy on ``tree`` (a resolved Player) and how it was read."""
-    if isinstance(player, BuiltinPlayer) and player.game != "liars_dice":
-        raise ValueError(f"player: {player.name} is a {player.game} built-in, not liars_dice")
+    _check_fit(player, v)
     if samples and (isinstance(player, BuiltinPlayer) or not callable(player)):
         raise TypeError(f"samples: reads a callable (obs, action_mask) -> actions by calling "
                         f"it; {default_label(player)} is "
@@ -159,7 +161,6 @@ def strategy(player: Any, v: Variant, tree: Tree, samples: int = 0) -> tuple[np.
                            else "not callable"))
     if isinstance(player, BuiltinPlayer) and player.builtin == "random":
         return uniform_strategy(tree), "uniform"  # rules.random_legal: uniform over the legal
-    _check_fit(player, v)
     act, read = _reader(player, samples)
     return strategy_of(tree, v, act), read
 

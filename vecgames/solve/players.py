@@ -38,7 +38,6 @@ from ..games.liars_dice.rules import (
     roll_plan,
     write_mask,
 )
-from ..policies.liars_dice import HEURISTIC, check_threshold, rows_actions_kernel
 from .cfr import edge_shape, uniform_strategy
 from .liars_dice import Variant, packed, rolls, rules_table
 from .tree import Tree
@@ -182,16 +181,12 @@ def strategy_of(tree: Tree, v: Variant, act: Any) -> np.ndarray:
 
 
 def heuristic_strategy(tree: Tree, v: Variant, threshold: float = 0.5) -> np.ndarray:
-    """The built-in ``heuristic`` player (the seed's challenger) at every information set."""
-    threshold = check_threshold(threshold)
+    """The built-in ``heuristic`` player (the seed's challenger) at every information set, as
+    ``vecgames.exploitability`` reads it (its kernel, with this challenge ``threshold``)."""
+    from ..policies.builtin import BuiltinPlayer
+    from .judge import strategy
 
-    def act(state: State, rules: Rules, seat: int) -> np.ndarray:
-        rows = np.arange(state.table.shape[0], dtype=np.int64)
-        out = np.empty(rows.size, np.int64)
-        rows_actions_kernel(state, rules, HEURISTIC, threshold, rows, out)
-        return out
-
-    return strategy_of(tree, v, act)
+    return strategy(BuiltinPlayer("liars_dice", "heuristic", threshold), v, tree)[0]
 
 
 def random_strategy(tree: Tree) -> np.ndarray:
