@@ -149,7 +149,7 @@ def test_subcommands_are_all_walked():
     from vecgames.cli import subcommands
 
     assert set(subcommands()) == {"list", "simulate", "equity", "preflop-matrix", "train",
-                                  "play", "arena", "serve"}
+                                  "exploit", "play", "arena", "serve"}
 
 
 def test_play_forwards_args(monkeypatch):

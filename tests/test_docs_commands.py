@@ -59,6 +59,11 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str], where: str) -> argp
 
 def _check_trainer(game: str, argv: list[str], where: str) -> None:
     pytest.importorskip("torch")
+    if game == "liars_dice" and "--algo" in argv:  # the tabular self-play learner
+        from training.liars_dice_equilibrium import build_parser as equilibrium_parser
+
+        _parse(equilibrium_parser("vecgames train liars_dice"), argv, where)
+        return
     trainer = importlib.import_module(f"vecgames.training.{game}")
     try:
         trainer.TRAINER.parse(argv, f"vecgames train {game}")
@@ -98,6 +103,10 @@ def test_documented_command_parses(where, words, capsys):
     args = _parse(build_parser(), words[1:], where)
     if args.command == "train" and "--help" not in args.args:
         _check_trainer(args.game, list(args.args), where)
+    elif args.command == "exploit" and "--help" not in args.args:
+        from training.exploit import build_parser as exploit_parser
+
+        _parse(exploit_parser("vecgames exploit"), list(args.args), where)
     elif args.command == "play" and "--help" not in args.args:
         _check_play(args.game, list(args.args), where)
     capsys.readouterr()

@@ -47,6 +47,7 @@ class Config(core.Config):
     game: str = GAME
     dice: int = 5  # dice per player
     variant: str = "zhai_fei"  # or "basic": the seed's basic rules, 飞 bids only
+    min_first_count: int = 0  # the first bid's least count (0: the env's default, count > P)
     observation: str = "seed"  # "seed": the seed's 22 values, or "full"
     envs: int = 512  # tables stepping in lock-step
     iterations: int | None = None  # env steps of all tables (default 20000)
@@ -86,8 +87,11 @@ class Config(core.Config):
 
     def env_options(self) -> dict[str, Any]:
         """Keywords of ``vecgames.make`` that rebuild this run's env (one round a match)."""
-        return {"num_players": self.players, "dice": self.dice, "num_rounds": 1,
-                "variant": self.variant, "observation": self.observation}
+        out = {"num_players": self.players, "dice": self.dice, "num_rounds": 1,
+               "variant": self.variant, "observation": self.observation}
+        if self.min_first_count:
+            out["min_first_count"] = self.min_first_count
+        return out
 
     def make_env(self, num_envs: int) -> Any:
         return vecgames.make(GAME, num_envs=num_envs, seed=self.seed, **self.env_options())
@@ -166,8 +170,11 @@ def bid_plausibility(env: Any) -> np.ndarray:
 
 def table_options(cfg: Config) -> dict[str, Any]:
     """The arena's table: one round a match, the heuristic at ``--eval-threshold``."""
-    return {"num_players": cfg.players, "dice": cfg.dice, "variant": cfg.variant,
-            "num_rounds": 1, "threshold": cfg.eval_threshold}
+    out = {"num_players": cfg.players, "dice": cfg.dice, "variant": cfg.variant,
+           "num_rounds": 1, "threshold": cfg.eval_threshold}
+    if cfg.min_first_count:
+        out["min_first_count"] = cfg.min_first_count
+    return out
 
 
 arena_scores = core.field_evaluation(table_options)  # greedy: a DQN plays its argmax
@@ -187,6 +194,7 @@ def check_config(cfg: Config) -> None:
         (cfg.iterations is None or cfg.iterations >= 1, "--iterations must be >= 1"),
         (cfg.minutes is None or cfg.minutes > 0, "--minutes must be > 0"),
         (cfg.n_step >= 1, "--n-step must be >= 1"),
+        (cfg.min_first_count >= 0, "--min-first-count must be >= 0 (0: the env's default)"),
         (0.0 < cfg.gamma <= 1.0, "--gamma must be in (0, 1]"),
         (0.0 < cfg.tau <= 1.0, "--tau must be in (0, 1]"),
         (cfg.batch_size >= 1 and cfg.buffer_size >= cfg.batch_size,
@@ -217,7 +225,8 @@ TRAINER = core.Trainer(
     env_options=lambda cfg: cfg.env_options(), evaluate=evaluate,
     description="Train the seed's Liar's Dice DQN (combined-action Q, Double DQN, 3-step "
                 "returns, shaping, heuristic-then-self-play curriculum) and score it in the "
-                "arena against random and heuristic opponents.",
+                "arena against random and heuristic opponents. (--algo es-mccfr: the "
+                "tabular self-play learner of small games; --algo es-mccfr --help.)",
     choices={"head": HEADS, "variant": ("zhai_fei", "basic"),
                         "observation": ("seed", "full")},
     checks=check_config,
@@ -228,7 +237,13 @@ TRAINER = core.Trainer(
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.liars_dice"
          ) -> int:
-    """Command-line entry point; returns the exit code."""
+    """Command-line entry point; returns the exit code. ``--algo es-mccfr|os-mccfr`` runs the
+    tabular self-play learner of small games instead (``liars_dice_equilibrium``)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    if any(a == "--algo" or a.startswith("--algo=") for a in args):
+        from . import liars_dice_equilibrium
+
+        return liars_dice_equilibrium.main(args)
     return core.main(TRAINER, argv, prog)
 
 

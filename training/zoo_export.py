@@ -22,6 +22,7 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from vecgames.training.evaluation import field_score
 from vecgames.zoo import ZOO_DIR
 
 # What load_player reads from a checkpoint; everything else a trainer saves is left out.
@@ -134,20 +135,73 @@ def export(run: Path, name: str, description: str, command: str, zoo: Path,
     return zoo / f"{name}.json"
 
 
+STRATEGY_OPPONENTS = ("random", "heuristic", "odds")
+
+
+def export_strategy(run: Path, name: str, description: str, zoo: Path, seed: int,
+                    games: int) -> Path:
+    """A tabular self-play run (``liars_dice_equilibrium``: summary.json, seed<k>.npz) into
+    the zoo: seed ``seed``'s strategy (float16), scored by its exact exploitability and in
+    the arena against each built-in over ``games`` games; the other seeds' exploitability
+    goes on the card as the spread."""
+    import shutil
+
+    from vecgames.solve.judge import exploitability
+    from vecgames.solve.strategy_player import load_strategy_player
+
+    summary = json.loads((run / "summary.json").read_text())
+    this = next((r for r in summary["runs"] if r["seed"] == seed), None)
+    if this is None:
+        raise SystemExit(f"--seed: {run} has seeds {summary['seeds']}, not {seed}")
+    zoo.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(run / f"seed{seed}.npz", zoo / f"{name}.npz")
+    player = load_strategy_player(zoo / f"{name}.npz", name=f"zoo:{name}")
+    v = player.variant
+    options = {**player.env_options, "num_rounds": 1}
+    options.pop("observation")
+    results = [field_score("liars_dice", player, opponent, games, seed, options)
+               for opponent in STRATEGY_OPPONENTS]
+    shipped = exploitability("liars_dice", player, dice=v.dice, variant=v.variant,
+                             min_first_count=v.min_first_count,
+                             max_round_steps=v.max_round_steps)
+    expl = [r["exploitability"] for r in summary["runs"]]
+    card = {"name": name, "game": "liars_dice", "file": f"{name}.npz", "kind": "strategy",
+            "seats": 2, "description": description, "command": summary["command"],
+            "seeds": [seed], "greedy": False, "env_steps": this["env_steps"], "samples": None,
+            "wall_time_s": this["seconds"], "cpu": summary["cpu"], "weights": "float16",
+            "torch": None, "variant": v.label(), "exploitability": shipped.exploitability,
+            "results": [{**r, "seats": 2} for r in results],
+            "seed_spread": {"env_steps": this["env_steps"], "exploitability": {
+                "seeds": summary["seeds"], "values": expl, "mean": statistics.fmean(expl),
+                "std": statistics.stdev(expl) if len(expl) > 1 else 0.0}, "by_opponent": {}}}
+    (zoo / f"{name}.json").write_text(json.dumps(card, indent=2, ensure_ascii=False) + "\n")
+    return zoo / f"{name}.json"
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m vecgames.training.zoo_export",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("run", type=Path, help="the run folder (final.pt, eval.json)")
     p.add_argument("--name", required=True, help="the zoo name (played as zoo:NAME)")
     p.add_argument("--description", required=True, help="one line: what it is")
-    p.add_argument("--command", required=True, help="the command that trained it")
+    p.add_argument("--command", help="the command that trained it (a tabular run's summary "
+                                     "holds it)")
     p.add_argument("--seed-runs", default="", help="comma list of runs with other seeds")
     p.add_argument("--half", action="store_true",
                    help="store the weights as float16 (half the file) and score that file "
                         "again with the run's evaluation: the card gives its own results")
     p.add_argument("--zoo", type=Path, default=ZOO_DIR,
                    help="the zoo folder (default: the package's)")
+    p.add_argument("--seed", type=int, default=0, help="a tabular run: the seed to ship (0)")
+    p.add_argument("--games", type=int, default=20_000,
+                   help="a tabular run: arena games against each built-in (20000)")
     args = p.parse_args(argv)
+    if (args.run / "summary.json").is_file():  # a tabular self-play run
+        print(export_strategy(args.run, args.name, args.description, args.zoo, args.seed,
+                              args.games))
+        return 0
+    if not args.command:
+        p.error("--command is required for a network run")
     runs = [Path(r) for r in args.seed_runs.split(",") if r]
     print(export(args.run, args.name, args.description, args.command, args.zoo, runs,
                  args.half))

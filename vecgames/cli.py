@@ -90,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     train.add_argument("game", choices=sorted(GAMES))
     train.add_argument("args", nargs=argparse.REMAINDER,
                        help="arguments passed on to vecgames.training.<game>.main")
+    exploit = sub.add_parser(
+        "exploit", help="an approximate best response to a player (needs the train extra)",
+        description="Train a best response against PLAYER at every other seat for --minutes, "
+                    "then score it against PLAYER in the arena: a lower bound on PLAYER's "
+                    "exploitability with its 95% CI. `vecgames exploit GAME PLAYER --help` "
+                    "lists the options.")
+    exploit.add_argument("args", nargs=argparse.REMAINDER,
+                         help="GAME PLAYER [--minutes M] ... (vecgames.training.exploit)")
     play = sub.add_parser("play", help="play a game against the computer (or watch it)",
                           description="Play GAME in the terminal, or watch the computer play "
                                       "every seat (--watch); `vecgames play GAME --help` lists "
@@ -796,6 +804,19 @@ def _train(args: argparse.Namespace) -> int:
                     args.args)
 
 
+def _exploit(args: argparse.Namespace) -> int:
+    try:
+        exploit = importlib.import_module("vecgames.training.exploit")
+        importlib.import_module("vecgames.torch_bridge")  # the trainers need torch
+    except ImportError as exc:
+        reason = str(exc) if TRAIN_HINT in str(exc) else (
+            f"exploit trains a policy: it needs the train extra ({exc}); install it with: "
+            f"{TRAIN_HINT}")
+        print(f"{PROG}: error: {reason}", file=sys.stderr)
+        return 1
+    return _forward(exploit.main, args.args)
+
+
 # ---------------------------------------------------------------- play
 
 
@@ -865,7 +886,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
         handler = {"list": _list, "simulate": _simulate, "equity": _equity, "train": _train,
-                   "play": _play, "preflop-matrix": _preflop, "arena": _arena,
+                   "exploit": _exploit, "play": _play, "preflop-matrix": _preflop, "arena": _arena,
                    "serve": _serve}[args.command]
         return handler(args)
     except CLIError as exc:

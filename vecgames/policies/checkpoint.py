@@ -125,7 +125,7 @@ def label_of(path: Path) -> str:
 
 
 def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | None = None,
-                seed: int = 0) -> CheckpointPlayer:
+                seed: int = 0) -> Any:
     """The player stored in a checkpoint written by any vecgames trainer (Zha Jin Hua, both
     recipes; Hold'em; Liar's Dice, either head; Hanabi; Da Yaoguai), or a zoo player by its
     name (``"zoo:..."``, ``vecgames.zoo()``). ``greedy`` (None: a file's player plays its
@@ -144,12 +144,18 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
         path = zoo_path(zoo_name)
         if greedy is None:
             greedy = bool(card_of(zoo_name)["greedy"])
+    greedy_asked = greedy
     greedy = check_bool(True if greedy is None else greedy, "greedy")
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
         raise TypeError(f"seed must be an int, got {type(seed).__name__}")
     file = Path(path)
     if not file.is_file():
         raise ValueError(f"no checkpoint file at {os.fspath(path)!r}")
+    if file.suffix == ".npz":  # a mixed strategy: it draws, unless told to play its argmax
+        from ..solve.strategy_player import load_strategy_player
+
+        return load_strategy_player(file, name=zoo_name, seed=int(seed),
+                                    greedy=greedy_asked is True)
     from vecgames.torch_bridge import resolve_device
 
     dev = resolve_device(device)

@@ -132,7 +132,7 @@ def load_zoo_player(game: str, name: str) -> Any:
     card = card_of(name)
     if card["game"] != game:
         raise ValueError(f"players: {name!r} is a {card['game']} player, not a {game} one")
-    return load_player(name)  # it plays as its card measured it
+    return load_player(name)  # it plays as its card measured it (a table or a network)
 
 
 def resolve_items(game: str, spec: Any) -> tuple[list[Any], bool]:

@@ -101,6 +101,11 @@ def rolls(dice: int) -> tuple[list[tuple[int, ...]], np.ndarray]:
     return out, np.array(prob)
 
 
+def deal_matrix(v: Variant) -> np.ndarray:
+    """``[R0, R1]``: the probability of each pair of rolls (seat 0's, seat 1's)."""
+    return np.outer(rolls(v.dice[0])[1], rolls(v.dice[1])[1])
+
+
 def packed(roll: Sequence[int]) -> int:
     """A roll as the env packs a seat's dice: the count of face f in bits 4(f-1) .. 4f-1."""
     return sum(1 << (4 * (f - 1)) for f in roll)

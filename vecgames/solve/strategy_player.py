@@ -12,13 +12,15 @@ observation and different strategies are refused).
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import numpy as np
 
-from ..core.validation import check_int
+from ..core.validation import check_bool, check_int
 from ..games.liars_dice.observe import FULL, obs_dim
-from .cfr import _check_strategy
-from .liars_dice import Variant, check_tree
+from .cfr import _check_strategy, normalize
+from .liars_dice import Variant, build_tree, check_tree, make_variant
 from .players import _observe_rows, infoset_rows
 from .tree import Tree
 
@@ -26,13 +28,14 @@ from .tree import Tree
 class StrategyPlayer:
     """Plays ``strategy`` (``[nodes, rolls]`` edge probabilities on ``tree``, the tree of
     ``variant``) in the env: ``action_probs(obs, action_mask)`` looks the rows up, and a call
-    draws from them with the player's own stream (``seed``). A row whose observation is not
-    one of the tree's information sets is a ValueError."""
+    draws from them with the player's own stream (``seed``), or plays the most likely action
+    (``greedy``). A row whose observation is not one of the tree's information sets is a
+    ValueError."""
 
     game = "liars_dice"
 
     def __init__(self, tree: Tree, variant: Variant, strategy: np.ndarray,
-                 name: str = "strategy", seed: int = 0):
+                 name: str = "strategy", seed: int = 0, greedy: bool = False):
         if not isinstance(variant, Variant):
             raise TypeError(f"variant must be a vecgames.solve.Variant, got "
                             f"{type(variant).__name__}")
@@ -42,6 +45,7 @@ class StrategyPlayer:
             raise ValueError("variant: the env deals every seat the same dice; a strategy "
                              "of unequal dice has no env to play in")
         self.name = name
+        self.greedy = check_bool(greedy, "greedy")
         self.variant = variant
         self.num_actions = 1 + 11 * variant.total_dice
         self.obs_dim = obs_dim(FULL, 2, self.num_actions)
@@ -91,9 +95,60 @@ class StrategyPlayer:
 
     def __call__(self, obs: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
         probs = self.action_probs(obs, action_mask)
+        if self.greedy:
+            return probs.argmax(1).astype(np.int64)
         cum = probs.cumsum(1)
         draws = self._rng.random((probs.shape[0], 1)) * cum[:, -1:]
         return np.minimum((cum <= draws).sum(1), self.num_actions - 1).astype(np.int64)
 
     def __repr__(self) -> str:
         return f"StrategyPlayer({self.name!r}, {self.variant.label()!r})"
+
+
+FORMAT = "vecgames-strategy-1"
+
+
+def save_strategy(path: str | os.PathLike, variant: Variant, strategy: np.ndarray,
+                  half: bool = True) -> Path:
+    """Write ``strategy`` (on ``build_tree(variant)``) and its variant to an ``.npz`` file
+    (float16 probabilities with ``half``; renormalised on loading). Returns the path."""
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a vecgames.solve.Variant, got "
+                        f"{type(variant).__name__}")
+    out = Path(path)
+    table = np.asarray(strategy, np.float16 if half else np.float32)
+    with out.open("wb") as f:  # a file object: np.savez adds no suffix
+        np.savez_compressed(f, format=np.array(FORMAT), strategy=table,
+                            dice=np.array(variant.dice), variant=np.array(variant.variant),
+                            options=np.array([variant.min_first_count,
+                                              int(variant.forbid_repeat_bids),
+                                              variant.max_round_steps]))
+    return out
+
+
+def load_strategy(path: str | os.PathLike) -> tuple[Variant, Tree, np.ndarray]:
+    """The variant, its tree and the strategy (float64, renormalised on the tree) of a file
+    written by ``save_strategy``; a ValueError for any other file (no pickles are read)."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            if "format" not in f or str(f["format"]) != FORMAT:
+                raise ValueError(f"{os.fspath(path)!r} is not a vecgames strategy file")
+            min_first, forbid, cap = (int(x) for x in f["options"])
+            v = make_variant(tuple(int(x) for x in f["dice"]), str(f["variant"]), min_first,
+                             bool(forbid), cap)
+            weights = np.asarray(f["strategy"], np.float64)
+    except (OSError, KeyError, EOFError, ValueError) as exc:  # ValueError: not an npz
+        raise ValueError(f"cannot read a strategy from {os.fspath(path)!r}: {exc}") from None
+    tree = build_tree(v)
+    if weights.shape != (tree.num_nodes, max(tree.num_types)):
+        raise ValueError(f"{os.fspath(path)!r}: a strategy of shape {weights.shape}, not "
+                         f"{(tree.num_nodes, max(tree.num_types))} ({v.label()})")
+    return v, tree, normalize(tree, np.maximum(weights, 0.0))
+
+
+def load_strategy_player(path: str | os.PathLike, name: str | None = None, seed: int = 0,
+                         greedy: bool = False) -> StrategyPlayer:
+    """A :class:`StrategyPlayer` from a ``save_strategy`` file."""
+    v, tree, strategy = load_strategy(path)
+    return StrategyPlayer(tree, v, strategy, name=name or Path(path).stem, seed=seed,
+                          greedy=greedy)
