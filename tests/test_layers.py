@@ -34,9 +34,11 @@ LAYERS: list[tuple[str, ...]] = [
     ("cli",),  # the vecgames command
 ]
 RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
-# The one upward edge, by name only: a person's seat renders through its game's terminal
-# view (``vecgames.play.<game>.VIEW``), imported when a person sits down.
-ALLOWED = {("vecgames.policies.human", "play")}
+# The upward edges, by name only: a person's seat renders through its game's terminal view
+# (``vecgames.play.<game>.VIEW``), imported when a person sits down; a strategy table (an
+# .npz of the solver's, such as a zoo equilibrium) plays through the solver's tree, imported
+# when one is loaded.
+ALLOWED = {("vecgames.policies.human", "play"), ("vecgames.policies.checkpoint", "solve")}
 MODULE_PATH = re.compile(r"vecgames(\.[a-z_][a-z0-9_]*)+")
 
 

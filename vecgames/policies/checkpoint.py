@@ -8,6 +8,8 @@ so ``import vecgames`` stays lean.
 
 from __future__ import annotations
 
+import importlib
+
 import os
 import pickle
 from collections.abc import Callable
@@ -152,10 +154,10 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
     if not file.is_file():
         raise ValueError(f"no checkpoint file at {os.fspath(path)!r}")
     if file.suffix == ".npz":  # a mixed strategy: it draws, unless told to play its argmax
-        from ..solve.strategy_player import load_strategy_player
-
-        return load_strategy_player(file, name=zoo_name, seed=int(seed),
-                                    greedy=greedy_asked is True)
+        # it plays through the solver's tree, a layer up: imported by name when one is opened
+        tables = importlib.import_module("vecgames.solve.strategy_player")
+        return tables.load_strategy_player(file, name=zoo_name, seed=int(seed),
+                                           greedy=greedy_asked is True)
     from vecgames.torch_bridge import resolve_device
 
     dev = resolve_device(device)
