@@ -9,7 +9,6 @@ so ``import vecgames`` stays lean.
 from __future__ import annotations
 
 import importlib
-
 import os
 import pickle
 from collections.abc import Callable
