@@ -112,6 +112,8 @@ def test_the_training_command_writes_strategies_trace_plot_and_summary(tmp_path,
     lines = (out / "trace.csv").read_text().splitlines()
     assert lines[0] == "seed,env_steps,exploitability" and len(lines) >= 3
     assert "exploitability" in capsys.readouterr().out
-    for bad in (["--dice", "1,2,3"], ["--env-steps", "1.5"], ["--seeds", "0,0"]):
+    for bad in (["--dice", "1,2,3"], ["--env-steps", "1.5"], ["--seeds", "0,0"],
+                ["--dice", "5,5"], ["--epsilon", "0"], ["--min-first-count", "0"]):
         assert main(["train", "liars_dice", "--algo", "es-mccfr", *bad, "--out",
-                     str(out)]) == 2  # argparse's usage error
+                     str(tmp_path / "bad")]) == 2  # a usage error, said, nothing written
+        assert "error" in capsys.readouterr().err and not (tmp_path / "bad").exists()

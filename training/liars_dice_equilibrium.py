@@ -78,19 +78,15 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
     return p
 
 
-def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
-    """Train every seed; write the strategies, trace, plot and summary; return the summary."""
-    from vecgames.solve import build_tree, make_variant
+def run(args: argparse.Namespace, v: Any, command: str) -> dict[str, Any]:
+    """Train every seed on variant ``v``; write the strategies, trace, plot and summary;
+    return the summary."""
+    from vecgames.solve import build_tree
     from vecgames.solve.liars_dice import deal_matrix
     from vecgames.solve.sampled import learn
     from vecgames.solve.strategy_player import save_strategy
     from vecgames.training.zoo_export import cpu_name
 
-    try:
-        v = make_variant(args.dice, args.variant, args.min_first_count, True,
-                         args.max_round_steps)
-    except (TypeError, ValueError) as exc:
-        raise SystemExit(f"{exc}") from None
     tree = build_tree(v)
     args.out.mkdir(parents=True, exist_ok=True)
     runs = []
@@ -99,11 +95,8 @@ def run(args: argparse.Namespace, command: str) -> dict[str, Any]:
             print(f"seed {seed}: {steps:>13,} env steps  exploitability {expl:.4f}",
                   flush=True)
 
-        try:
-            r = learn(tree, deal_matrix(v), args.env_steps, method=ALGOS[args.algo],
-                      epsilon=args.epsilon, seed=seed, checks=args.checks, progress=show)
-        except (TypeError, ValueError) as exc:
-            raise SystemExit(f"{exc}") from None
+        r = learn(tree, deal_matrix(v), args.env_steps, method=ALGOS[args.algo],
+                  epsilon=args.epsilon, seed=seed, checks=args.checks, progress=show)
         save_strategy(args.out / f"seed{seed}.npz", v, r.strategy)
         runs.append({"seed": seed, "exploitability": r.exploitability, "value": r.value,
                      "env_steps": r.env_steps, "episodes": r.episodes,
@@ -149,11 +142,20 @@ def _plot(runs: list[dict[str, Any]], label: str, algo: str, path: Path) -> None
 
 def main(argv: Sequence[str] | None = None,
          prog: str = "vecgames train liars_dice --algo ...") -> int:
-    args = build_parser(prog).parse_args(argv)
-    if args.checks < 1 or args.min_first_count < 1 or args.max_round_steps < 0:
-        raise SystemExit("--checks and --min-first-count must be >= 1, --max-round-steps >= 0")
+    from vecgames.solve import make_variant
+
+    parser = build_parser(prog)
+    args = parser.parse_args(argv)
+    # every bad value is a usage error before anything is built or written
+    if args.checks < 1:
+        parser.error("--checks must be >= 1")
     if not 0.0 < args.epsilon <= 1.0:
-        raise SystemExit("--epsilon must be in (0, 1]")
+        parser.error("--epsilon must be in (0, 1]")
+    try:
+        v = make_variant(args.dice, args.variant, args.min_first_count, True,
+                         args.max_round_steps)
+    except (TypeError, ValueError) as exc:
+        parser.error(str(exc))
     words = ["vecgames", "train", "liars_dice", *(sys.argv[1:] if argv is None else argv)]
-    run(args, " ".join(words))
+    run(args, v, " ".join(words))
     return 0
