@@ -170,11 +170,8 @@ def bid_plausibility(env: Any) -> np.ndarray:
 
 def table_options(cfg: Config) -> dict[str, Any]:
     """The arena's table: one round a match, the heuristic at ``--eval-threshold``."""
-    out = {"num_players": cfg.players, "dice": cfg.dice, "variant": cfg.variant,
-           "num_rounds": 1, "threshold": cfg.eval_threshold}
-    if cfg.min_first_count:
-        out["min_first_count"] = cfg.min_first_count
-    return out
+    table = {k: v for k, v in cfg.env_options().items() if k != "observation"}
+    return {**table, "threshold": cfg.eval_threshold}
 
 
 arena_scores = core.field_evaluation(table_options)  # greedy: a DQN plays its argmax

@@ -63,6 +63,14 @@ def _draw(probs, n):
     return a
 
 
+@jit
+def _payoff(scale, matrices, payoff, h, types, chance, me):
+    """The updated seat's payoff at terminal ``h`` for the dealt ``types`` (the matrices hold
+    the chance weight ``chance`` already)."""
+    u = scale[h] * matrices[payoff[h], types[0], types[1]] / chance
+    return u if me == 0 else -u
+
+
 @jit(alloc=True)
 def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, deal_cdf,
               max_depth, max_children, regrets, avg, epsilon, first, count, seed):
@@ -109,9 +117,7 @@ def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, d
             h = c0 + a
             d += 1
         steps += d
-        chance = deal[types[0], types[1]]
-        u = scale[h] * matrices[payoff[h], types[0], types[1]] / chance if scale[h] != 0 else 0.0
-        weight = (u if me == 0 else -u) / q_me
+        weight = _payoff(scale, matrices, payoff, h, types, deal[types[0], types[1]], me) / q_me
         tail = 1.0  # the updated seat's own probability of the rest of the game
         for j in range(d - 1, -1, -1):
             h = path_node[j]
@@ -159,9 +165,8 @@ def _external(player, first_child, num_children, payoff, scale, matrices, deal, 
             n = num_children[h]
             p = player[h]
             if k[d] < 0 and p < 0:  # a terminal: the updated seat's payoff
-                u = scale[h] * matrices[payoff[h], types[0], types[1]] / chance
                 d -= 1
-                val[d, k[d]] = u if me == 0 else -u
+                val[d, k[d]] = _payoff(scale, matrices, payoff, h, types, chance, me)
                 continue
             t = types[p]
             if k[d] < 0:  # arriving: the current strategy; explore all, or sample one
