@@ -46,6 +46,7 @@ from vecgames.analysis.zhajinhua_report import (
     md_table,
     write_tables,
 )
+from vecgames.cli_args import print_throughput
 from vecgames.games.dayaoguai.names import check_seat_names, seat_name
 from vecgames.games.dayaoguai.rules import MASTER, PASS
 
@@ -624,3 +625,29 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               f"`{stem.name}_<table>.csv`._", ""]
     path_md.write_text("\n".join(lines), encoding="utf-8")
     return paths
+
+
+# -- `vecgames simulate --summary` -------------------------------------------------------
+def print_summary(args: Any, df: Any, startup: float,
+                             elapsed: float) -> None:
+    g = game_table(df).iloc[0]
+    seats = seat_table(df)
+    print(f"{args.game}: {args.games:,} games, {g['players']} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(f"truncated at max_steps {g['max_steps']}: {100 * g['truncated_share']:.2f}% "
+          f"({g['truncated']:,} games); seat outcomes over the {g['finished']:,} finished games")
+    cut = ["mean_beans_truncated"] if g["truncated"] else []
+    print(seats[["seat", "seat_policy", "mean_beans", "ci95", "std_beans", "mean_place",
+                 "win_share", *cut]].rename(columns={"seat_policy": "policy"}).to_string(
+        index=False, formatters={
+            "mean_beans": "{:+.3f}".format, "ci95": "±{:.3f}".format,
+            "std_beans": "{:.2f}".format, "mean_place": "{:.3f}".format,
+            "win_share": "{:.4f}".format, "mean_beans_truncated": "{:+.3f}".format}))
+    print("beans: mean with its 95% CI, place and win share (place 1): finished games only"
+          + ("; mean_beans_truncated: the truncated games' transfers up to the cut" if cut
+             else ""))
+    print(f"steps: mean {g['mean_steps']:.1f} per game"
+          + ("" if args.summary or not g["finished"]
+             else f" ({g['mean_steps_finished']:.1f} in finished games)")
+          + f"; pickups: mean {g['mean_pickups']:.1f} per game")
+    print_throughput(args.games, elapsed, startup, "games")

@@ -35,6 +35,7 @@ from vecgames.analysis.zhajinhua_report import (
     plot_section,
     write_tables,
 )
+from vecgames.cli_args import print_throughput
 from vecgames.games.hanabi.rules import LIFE, MAX_LIFE
 
 MAX_SCORE = 25
@@ -394,3 +395,24 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               f"`{stem.name}_<table>.csv`._", ""]
     path_md.write_text("\n".join(lines), encoding="utf-8")
     return paths
+
+
+# -- `vecgames simulate --summary` -------------------------------------------------------
+def print_summary(args: Any, df: Any, startup: float,
+                          elapsed: float) -> None:
+    s = score_table(df).iloc[0]
+    ends, actions = end_table(df).iloc[0], action_table(df).iloc[0]
+    print(f"{args.game}: {args.games:,} games, {s['players']} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(f"score: mean {s['mean_score']:.3f} ± {s['ci95']:.3f} (95% CI), std "
+          f"{s['std_score']:.3f}, median {s['median_score']:g}, perfect 25s "
+          f"{100 * s['perfect_share']:.2f}%"
+          + ("" if args.summary else f", mean fireworks {s['mean_fireworks']:.3f}"))
+    print("ended by: " + ", ".join(f"{k} {100 * ends[k]:.1f}%"
+                                   for k in ("lives", "perfect", "deck")))
+    print("actions: " + ", ".join(f"{k} {100 * actions[k + '_share']:.1f}%"
+                                  for k in ("hint", "play", "discard"))
+          + " (per game: " + ", ".join(f"{actions[k + 's_per_game']:.2f} {k}s"
+                                       for k in ("hint", "play", "discard"))
+          + f"; {s['mean_turns']:.1f} turns)")
+    print_throughput(args.games, elapsed, startup, "games")

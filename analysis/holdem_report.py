@@ -28,6 +28,7 @@ from vecgames.analysis.zhajinhua_report import (
     md_table,
     write_tables,
 )
+from vecgames.cli_args import print_throughput
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
 
 DECISION_GAMES = 2_000  # hands the CLI plays through the env for the betting table
@@ -196,3 +197,29 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
     path_md.write_text("\n".join(lines), encoding="utf-8")
     written["report"] = path_md
     return written
+
+
+# -- `vecgames simulate --summary` -------------------------------------------------------
+def print_summary(args: Any, df: Any, startup: float,
+                           elapsed: float) -> None:
+    import pandas as pd
+
+    if args.summary:
+        seats = df[["seat", "policy", "mean_chips", "std_chips", "win_share", "vpip", "pfr"]]
+        ends = pd.Series(df.attrs["end_counts"]) / args.games
+        showdown = df.attrs["showdowns"] / args.games
+    else:
+        chips = df.filter(like="chips_")
+        seats = chips.agg(["mean", "std"]).T.rename_axis("seat").reset_index()
+        seats["seat"] = seats["seat"].str.removeprefix("chips_")
+        seats = seats.rename(columns={"mean": "mean_chips", "std": "std_chips"})
+        ends = df["end_street"].value_counts(normalize=True, sort=False)
+        showdown = df["showdown"].mean()
+    print(f"{args.game}: {args.games:,} games, {len(seats)} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(seats.to_string(index=False, formatters={
+        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
+        "win_share": "{:.4f}".format, "vpip": "{:.3f}".format, "pfr": "{:.3f}".format}))
+    print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
+          + f"; showdown {100 * showdown:.1f}%")
+    print_throughput(args.games, elapsed, startup, "games")

@@ -35,6 +35,7 @@ from vecgames.analysis.zhajinhua_report import (
     plot_section,
     write_tables,
 )
+from vecgames.cli_args import print_throughput
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MODE_NAMES = ("fei", "zhai")  # vecgames.games.liars_dice.bids.MODE_NAMES
@@ -397,3 +398,28 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
               f"`{stem.name}_<table>.csv`._", ""]
     path_md.write_text("\n".join(lines), encoding="utf-8")
     return paths
+
+
+# -- `vecgames simulate --summary` -------------------------------------------------------
+def print_summary(args: Any, df: Any, startup: float,
+                              elapsed: float) -> None:
+    if args.summary:
+        seats = df[["seat", "rounds_lost", "loss_rate", "mean_penalty"]]
+        rounds, mean_bids = df.attrs["rounds"], df.attrs["mean_bids"]
+        caught = df.attrs["bid_false_rate"]
+    else:
+        played = df[df["end"] == "challenge"]
+        rounds, mean_bids = len(played), played["bids"].mean()
+        caught = (played["loser"] != played["challenger"]).mean()
+        lost = played["loser"].value_counts().reindex(range(df.attrs["rules"]["num_players"]),
+                                                      fill_value=0)
+        seats = lost.rename("rounds_lost").rename_axis("seat").reset_index()
+        seats["loss_rate"] = seats["rounds_lost"] / max(rounds, 1)
+        seats["mean_penalty"] = seats["rounds_lost"] / args.games
+    print(f"{args.game}: {args.games:,} matches, {len(seats)} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    print(seats.to_string(index=False, formatters={
+        "loss_rate": "{:.4f}".format, "mean_penalty": "{:.4f}".format}))
+    print(f"{rounds:,} rounds, {mean_bids:.2f} bids per round, challenges that caught a false "
+          f"bid {100 * caught:.1f}%")
+    print_throughput(args.games, elapsed, startup, "matches")

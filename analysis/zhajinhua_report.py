@@ -20,6 +20,7 @@ import pandas as pd
 from pandas.api.types import is_numeric_dtype
 
 from vecgames.analysis.seat_players import mean_ci95, player_seats, ratio, seat_labels
+from vecgames.cli_args import print_throughput
 from vecgames.games.zhajinhua import ACTION_NAMES
 from vecgames.poker import CATEGORY_NAMES, CATEGORY_NAMES_ZH
 
@@ -574,3 +575,34 @@ def _write_plots(df: pd.DataFrame, tables: dict[str, pd.DataFrame], stem: Path,
     else:
         del names["actions"]
     return names, ""
+
+
+# -- `vecgames simulate --summary` -------------------------------------------------------
+def print_summary(args: Any, df: Any, startup: float, elapsed: float) -> None:
+    a = df.attrs
+    n = int(a.get("rules", {}).get("num_players", 0)) or "?"
+    print(f"{args.game}: {args.games:,} games, {n} players, policy {args.policy}, "
+          f"seed {args.seed}")
+    table = _summary_seats(df, args.summary)
+    print(table.to_string(index=False, formatters={
+        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
+        "win_share": "{:.4f}".format}))
+    ends = _summary_ends(df, args.summary)
+    total = max(sum(ends.values()), 1)
+    print("decided by: " + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in ends.items()))
+    print_throughput(args.games, elapsed, startup, "games")
+
+
+def _summary_seats(df: Any, summary: bool) -> Any:
+    """Per-seat mean chips, std and win share, from a summary or a per-game frame."""
+    if summary:
+        return df[["seat", "mean_chips", "std_chips", "win_share"]]
+    t = seat_table(df)
+    return t.rename(columns={"win_rate": "win_share"})[
+        ["seat", "mean_chips", "std_chips", "win_share"]]
+
+
+def _summary_ends(df: Any, summary: bool) -> dict[str, int]:
+    if summary:
+        return dict(df.attrs.get("end_counts", {}))
+    return {str(k): int(v) for k, v in df["end"].value_counts(sort=False).items()}

@@ -10,7 +10,8 @@ import pytest
 
 import vecgames
 
-GAMES = ["zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai"]
+GAMES = ["zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai", "kuhn_poker",
+         "leduc_poker"]
 
 
 class Recorder:

@@ -128,11 +128,12 @@ def test_equity_errors_exit_2(args, match, capsys):
 
 
 def _help_argvs() -> list[list[str]]:
-    from vecgames.cli import PLAY_GAMES, subcommands
+    from vecgames.cli import play_names, subcommands
+    from vecgames.games.catalog import specs
 
     argvs = [["--help"]] + [[name, "--help"] for name in subcommands()]
-    argvs += [["train", game, "--help"] for game in sorted(vecgames.api.GAMES)]
-    argvs += [["play", game, "--help"] for game in PLAY_GAMES]
+    argvs += [["train", name, "--help"] for name, spec in specs().items() if spec.has("trainer")]
+    argvs += [["play", game, "--help"] for game in play_names()]
     return argvs
 
 
@@ -148,8 +149,8 @@ def test_every_help_exits_0(argv, capsys):
 def test_subcommands_are_all_walked():
     from vecgames.cli import subcommands
 
-    assert set(subcommands()) == {"list", "simulate", "equity", "preflop-matrix", "train",
-                                  "exploit", "play", "arena", "serve"}
+    assert set(subcommands()) == {"list", "players", "simulate", "equity", "preflop-matrix",
+                                  "train", "exploit", "play", "arena", "serve"}
 
 
 def test_play_forwards_args(monkeypatch):
@@ -201,9 +202,12 @@ def test_simulate_liars_dice_report(tmp_path, capsys):
 
 
 def test_every_game_with_a_report_writes_it():
-    from vecgames.cli import REPORTS
+    from vecgames.games.catalog import specs
 
-    assert set(REPORTS) == set(vecgames.api.GAMES)
+    reports = {name for name, spec in specs().items() if spec.has("report")}
+    assert reports >= {"zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai"}
+    for name in reports:
+        assert callable(specs()[name].load("report").write_report)
 
 
 # ---------------------------------------------------------------- progress bars
@@ -238,11 +242,20 @@ def test_progress_slices(monkeypatch):
     assert "pairs" in err.text
 
 
-def test_simulate_help_names_every_policy(capsys):
+def test_simulate_help_points_to_the_players_command_which_lists_every_player(capsys):
     assert main(["simulate", "--help"]) == 0
-    text = "".join(capsys.readouterr().out.split())  # argparse may wrap at a hyphen
+    assert "vecgamesplayersGAME" in "".join(capsys.readouterr().out.split())
     for g in vecgames.list_games():
-        assert f"{g.name}:{','.join(g.policies)}" in text
+        assert main(["players", g.name]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert [line.split()[0] for line in lines] == list(g.policies)
+        assert sum(line.endswith("(default)") for line in lines) == 1
+
+
+def test_list_shows_one_game_when_asked(capsys):
+    assert main(["list", "kuhn_poker"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("kuhn_poker") and "leduc_poker" not in out
 
 
 def test_preflop_counts_in_chunks_are_the_whole(monkeypatch):

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from vecgames.cli import PLAY_GAMES, build_parser
+from vecgames.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").glob("*.md")])
@@ -72,13 +72,16 @@ def _check_trainer(game: str, argv: list[str], where: str) -> None:
 
 
 def _check_play(game: str, argv: list[str], where: str) -> None:
-    module = importlib.import_module(PLAY_GAMES[game])
-    if hasattr(module, "build_parser"):
+    from vecgames.games.catalog import spec_of
+
+    spec = spec_of(game, aliases=True)
+    module = spec.load("play") if spec.has("play") else None
+    if module is not None and hasattr(module, "build_parser"):
         parser = module.build_parser()
     else:
         from vecgames.play.terminal import build_parser as terminal_parser
 
-        parser = terminal_parser(module.VIEW, f"vecgames play {game}")
+        parser = terminal_parser(spec.load("view"), f"vecgames play {game}")
     _parse(parser, argv, where)
 
 
@@ -119,15 +122,15 @@ README_ARENA_GAMES = 100_000
 def test_readme_arenas_finish_in_minutes():
     """An arena plays ``--games`` per seat assignment: three players at six Zha Jin Hua seats
     have 540, so the README's old ``--games 10000`` was 5.4 M games, over an hour."""
-    from vecgames.api import GAMES
     from vecgames.arena.schedule import count_assignments
+    from vecgames.games.catalog import rules_module
 
     arenas = [(where, argv) for where, argv in COMMANDS
               if where.startswith("README.md") and argv[:2] == ["vecgames", "arena"]]
     assert arenas
     for where, argv in arenas:
         args = _parse(build_parser(), argv[1:], where)
-        rules = importlib.import_module(GAMES[args.game][0] + ".rules")
+        rules = rules_module(args.game)
         options = dict(rule.split("=", 1) for rule in args.rule or [])
         seats = int(options.get("num_players", rules.DEFAULT_OPTIONS["num_players"]))
         total = count_assignments(len(args.players.split(",")), seats) * args.games

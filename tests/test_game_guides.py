@@ -11,7 +11,7 @@ import pytest
 import vecgames
 from vecgames.core.guide import OptionDoc
 
-GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
+GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai", "kuhn_poker", "leduc_poker")
 
 
 def guide(game: str):

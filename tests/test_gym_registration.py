@@ -16,7 +16,9 @@ gymnasium = pytest.importorskip("gymnasium")
 import vecgames  # noqa: E402
 from vecgames.adapters.gym_env import GymEnv, VecGymEnv  # noqa: E402
 from vecgames.adapters.registration import register_envs  # noqa: E402
-from vecgames.api import GAMES, gym_id  # noqa: E402
+from vecgames.games.catalog import game_names, gym_id  # noqa: E402
+
+GAMES = game_names()
 
 IDS = {name: gym_id(name) for name in GAMES}
 
@@ -24,7 +26,8 @@ IDS = {name: gym_id(name) for name in GAMES}
 def test_ids():
     assert IDS == {"zhajinhua": "vecgames/ZhaJinHua-v0", "holdem": "vecgames/Holdem-v0",
                    "liars_dice": "vecgames/LiarsDice-v0", "hanabi": "vecgames/Hanabi-v0",
-                   "dayaoguai": "vecgames/DaYaoguai-v0"}
+                   "dayaoguai": "vecgames/DaYaoguai-v0", "kuhn_poker": "vecgames/KuhnPoker-v0",
+                   "leduc_poker": "vecgames/LeducPoker-v0"}
     assert register_envs() == list(IDS.values())  # again: a no-op
     assert all(i in gymnasium.registry for i in IDS.values())
 

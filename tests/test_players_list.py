@@ -8,12 +8,13 @@ import pytest
 
 import vecgames
 from vecgames.cli import main
+from vecgames.games.catalog import spec_of
 
 
 @pytest.mark.parametrize("game", [g.name for g in vecgames.list_games()])
 def test_every_builtin_player_is_described(game):
     described = vecgames.players(game)
-    module = importlib.import_module(f"vecgames.policies.{game}")
+    module = spec_of(game).load("players")
     assert list(described) == list(module.POLICIES)  # no player missing, none extra
     assert set(module.DESCRIPTIONS) == set(module.POLICIES)
     for name, how in described.items():

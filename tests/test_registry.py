@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import importlib
-
 import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.api import GAMES, game_info
+from vecgames.api import game_info
+from vecgames.games.catalog import game_names, spec_of
+
+GAMES = game_names()
 
 
 @pytest.fixture(scope="module")
@@ -35,9 +36,9 @@ def test_sizes_match_a_made_env(infos, name):
 @pytest.mark.parametrize("name", list(GAMES))
 def test_options_are_the_games_own(infos, name):
     info = infos[name]
-    rules = importlib.import_module(f"vecgames.games.{name}.rules")
+    rules = spec_of(name).load("rules")
     assert info.rule_options == rules.DEFAULT_OPTIONS
-    assert info.policies == importlib.import_module(f"vecgames.policies.{name}").POLICIES
+    assert info.policies == spec_of(name).load("players").POLICIES
     df = vecgames.simulate(name, 3, policy=list(info.policies[-1:]) * info.num_players)
     assert len(df) >= 3
     with pytest.raises(ValueError, match="policy"):

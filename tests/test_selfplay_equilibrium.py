@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 import vecgames
-from vecgames.solve import build_tree, exploitability, kuhn_tree, make_variant, solve
+from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
+from vecgames.solve import build_tree, exploitability, make_variant, solve
 from vecgames.solve.liars_dice import deal_matrix
 from vecgames.solve.sampled import learn
 from vecgames.solve.strategy_player import (

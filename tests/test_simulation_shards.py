@@ -8,10 +8,12 @@ import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vecgames.api import GAMES, simulation_module
+from vecgames.api import simulation_module
 from vecgames.core.simulation import merge_outputs
+from vecgames.games.catalog import game_names
 
-OPTIONS = {"zhajinhua": {"record_actions": True}, "holdem": {"num_players": 3},
+GAMES = game_names()
+OPTIONS: dict[str, dict] = {"zhajinhua": {"record_actions": True}, "holdem": {"num_players": 3},
            "liars_dice": {"num_rounds": 2}, "hanabi": {}, "dayaoguai": {}}
 
 
@@ -22,7 +24,7 @@ OPTIONS = {"zhajinhua": {"record_actions": True}, "holdem": {"num_players": 3},
 def test_any_split_merges_to_the_whole_run(game, num_games, first_game, shards, summary, seed):
     module = simulation_module(game)
     job = module.plan(num_games, seed=seed, summary=summary, first_game=first_game,
-                      **OPTIONS[game])
+                      **OPTIONS.get(game, {}))
     parts = job.split(shards)
     assert [p.first_game for p in parts][0] == first_game
     assert sum(p.num_games for p in parts) == num_games

@@ -8,7 +8,8 @@ import pytest
 import vecgames
 from vecgames.core.snapshot import row_arrays
 
-GAMES = ["zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai"]
+GAMES = ["zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai", "kuhn_poker",
+         "leduc_poker"]
 B = 4
 OPTIONS = {"liars_dice": {"num_rounds": 3}}  # penalty points that carry across rounds
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import vecgames
+from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
 from vecgames.games.liars_dice.bids import action_to_bid, bid_beats, bid_to_action, legal_starts
 from vecgames.games.liars_dice.rules import make_rules, rules_to_options
 from vecgames.solve import (
@@ -19,7 +20,6 @@ from vecgames.solve import (
     exploitability,
     game_value,
     heuristic_strategy,
-    kuhn_tree,
     make_variant,
     random_strategy,
     seat_rules,

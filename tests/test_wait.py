@@ -9,7 +9,8 @@ import pytest
 import vecgames
 
 GAMES = [("zhajinhua", {}), ("holdem", {}), ("liars_dice", {"num_rounds": 2}),
-         ("hanabi", {}), ("hanabi", {"observers": "all"}), ("dayaoguai", {})]
+         ("hanabi", {}), ("hanabi", {"observers": "all"}), ("dayaoguai", {}), ("kuhn_poker", {}),
+         ("leduc_poker", {})]
 
 
 @pytest.mark.parametrize("game, options", GAMES)

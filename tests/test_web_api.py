@@ -20,7 +20,8 @@ httpx = pytest.importorskip("httpx")
 from vecgames.web.app import create_app  # noqa: E402
 
 GAMES = {"zhajinhua": {"num_players": 3}, "holdem": {"num_players": 3},
-         "liars_dice": {"num_rounds": 2}, "hanabi": {}, "dayaoguai": {"num_players": 3}}
+         "liars_dice": {"num_rounds": 2}, "hanabi": {}, "dayaoguai": {"num_players": 3},
+         "kuhn_poker": {}, "leduc_poker": {}}  # the last two: games with no page of their own
 JSON = {"content-type": "application/json"}
 TEST_KEY = b"vecgames tests"  # the server's deal key: the same deals in every run
 POKER_CARD = re.compile(r"\b[2-9TJQKA][cdhs]\b")
@@ -99,6 +100,15 @@ def hidden_cards(game: str, session: Any, seat: int) -> tuple[set[int], list[int
         secret = [p for p in range(n) if p != seat]
         cards = {int(c) for p in secret for c in s.deck[0, 2 * p:2 * p + 2]}
         return cards | {int(c) for c in s.deck[0, 2 * n + board:2 * n + 5]}, secret
+    if game in ("kuhn_poker", "leduc_poker"):  # the other card; Leduc's public card until shown
+        from vecgames.games.catalog import rules_module
+
+        field = rules_module(game).field
+        secret = [p for p in range(n) if p != seat]
+        cards = {int(field(s, "card")[0, p]) for p in secret}
+        if game == "leduc_poker" and int(field(s, "round")[0]) == 0:
+            cards.add(int(field(s, "public")[0]))
+        return cards, secret
     if game == "dayaoguai":
         from vecgames.games.dayaoguai.rules import field
 
@@ -123,7 +133,7 @@ def check_message(game: str, msg: dict[str, Any], session: Any, seat: int) -> No
             seat_view = table["seats"][p]
             if game == "liars_dice":
                 assert seat_view["dice"] is None
-            elif game in ("zhajinhua", "holdem"):
+            elif game in ("zhajinhua", "holdem", "kuhn_poker", "leduc_poker"):
                 assert seat_view["cards"] is None
             elif game == "dayaoguai":
                 assert seat_view["hand"] is None
@@ -145,7 +155,8 @@ def check_message(game: str, msg: dict[str, Any], session: Any, seat: int) -> No
 
             known = int(field(session._final, "known")[0, seat])
             shown |= {p for p in range(session.num_players) if (known >> p) & 1}
-        key = {"zhajinhua": "cards", "holdem": "cards", "dayaoguai": "hand"}.get(game)
+        key = {"zhajinhua": "cards", "holdem": "cards", "dayaoguai": "hand",
+               "kuhn_poker": "cards", "leduc_poker": "cards"}.get(game)
         if key:
             for p, seat_view in enumerate(table["seats"]):
                 assert seat_view[key] is None or p in shown
@@ -208,15 +219,18 @@ def test_an_illegal_move_is_refused_and_changes_nothing(api, game):
     msg = api.ok("POST", "/api/sessions", {"game": game, "options": GAMES[game], "seed": 5})
     sid = msg["id"]
     env = api.session(sid).env
-    illegal = next(a for a in range(env.num_actions) if a not in legal_ids(msg))
+    # (Kuhn poker: every action is legal at every decision, so only bad ids are left)
+    illegal = next((a for a in range(env.num_actions) if a not in legal_ids(msg)), None)
     state = [a.copy() for a in env.state]
-    for body in ({"action": illegal}, {"action": env.num_actions}, {"action": -1},
+    for body in ({"action": env.num_actions if illegal is None else illegal},
+                 {"action": env.num_actions}, {"action": -1},
                  {"action": "1"}, {"action": 1.0}, {"action": True}, {}, [1]):
         res = api.call("POST", f"/api/sessions/{sid}/action", body)
         assert res.status_code == 400, (body, res.text)
         assert res.json()["error"]
-    res = api.call("POST", f"/api/sessions/{sid}/action", {"action": illegal})
-    assert "illegal" in res.json()["error"] and "legal actions" in res.json()["error"]
+    if illegal is not None:
+        res = api.call("POST", f"/api/sessions/{sid}/action", {"action": illegal})
+        assert "illegal" in res.json()["error"] and "legal actions" in res.json()["error"]
     assert all(np.array_equal(a, b) for a, b in zip(state, env.state, strict=True))
     assert api.ok("GET", f"/api/sessions/{sid}") == msg  # the same message, version included
 
@@ -694,13 +708,13 @@ def test_a_replay_with_random_draws_plays_back(api):
 
 
 def test_the_lobby_gets_labels_help_choices_caps_and_how_to_play(api):
-    from vecgames.web.sessions import WEB_OPTION_LIMITS
+    from vecgames.games.catalog import spec_of
 
     for game in api.ok("GET", "/api/games")["games"]:
         docs = game["option_docs"]
         assert list(docs) == list(game["options"])
         assert all(d["label"] and d["help"] for d in docs.values())
-        for name, cap in WEB_OPTION_LIMITS.get(game["name"], {}).items():
+        for name, cap in spec_of(game["name"]).web_limits.items():
             assert docs[name]["max"] == cap
         assert game["how_to_play"] and all(len(part) == 2 for part in game["how_to_play"])
     zjh = next(g for g in api.ok("GET", "/api/games")["games"] if g["name"] == "zhajinhua")

@@ -54,6 +54,7 @@ class Algorithm(Protocol):
 
     net: Any
     opt: Any
+    network: str  # the network's kind, for the loader (policies.checkpoint.NETWORKS)
     obs_dim: int
     num_actions: int
 
@@ -182,6 +183,7 @@ def _train(trainer: Trainer, cfg: Any, command: str) -> dict[str, Any]:
     def save(path: Path) -> None:
         runs.save_checkpoint(path, {
             "model": algo.net.state_dict(), "optimizer": algo.opt.state_dict(),
+            "network": algo.network,
             "config": asdict(cfg), "game": cfg.game, "env_options": trainer.env_options(cfg),
             "iteration": it, "obs_dim": algo.obs_dim, "num_actions": algo.num_actions,
             "history": history, "seconds": budget.seconds(), "rng": runs.rng_state(gen),

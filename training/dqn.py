@@ -222,6 +222,7 @@ class DQN:
     """The algorithm object of ``core.train``: one env step of every table per iteration,
     ``updates_per_step`` updates once the buffer holds ``learning_starts``; a history record
     every ``log_every`` iterations."""
+    network = "q_net"  # its checkpoints' network kind (policies.checkpoint.NETWORKS)
 
     def __init__(self, cfg: Any, device: torch.device, generator: torch.Generator):
         self.cfg, self.device, self.gen = cfg, device, generator

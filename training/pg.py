@@ -499,6 +499,7 @@ def update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, cfg: Config
 
 class PolicyGradient(core.RolloutAlgorithm):
     """The algorithm object of ``core.train`` for the games above."""
+    network = "policy_net"  # its checkpoints' network kind (policies.checkpoint.NETWORKS)
 
     def __init__(self, cfg: Config, device: torch.device, generator: torch.Generator):
         self.cfg, self.gen = cfg, generator

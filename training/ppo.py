@@ -219,6 +219,7 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, ro: Rollout, cfg: A
 class PPO(core.RolloutAlgorithm):
     """The algorithm object of ``core.train`` for a team game; ``cfg.summary(figures)``
     turns the finished games' figures into history entries."""
+    network = "actor_critic"  # its checkpoints' network kind (policies.checkpoint.NETWORKS)
 
     counter = "env_steps"
 

@@ -118,6 +118,7 @@ def seed_update(net: Any, opt: Any, batch: SeedBatch, cfg: Any,
 
 class SeedRecipe(core.RolloutAlgorithm):
     """The algorithm object of ``core.train`` for ``--recipe seed`` (SGD: the plain step)."""
+    network = "policy_net"  # its checkpoints' network kind (policies.checkpoint.NETWORKS)
 
     def __init__(self, cfg: Any, device: Any, generator: Any):
         self.cfg = cfg

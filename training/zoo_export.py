@@ -22,11 +22,13 @@ import statistics
 from pathlib import Path
 from typing import Any
 
+from vecgames.games.catalog import spec_of
 from vecgames.training.evaluation import field_score
 from vecgames.zoo import ZOO_DIR
 
 # What load_player reads from a checkpoint; everything else a trainer saves is left out.
-PLAYER_KEYS = ("format", "model", "config", "game", "env_options", "obs_dim", "num_actions")
+PLAYER_KEYS = ("format", "model", "network", "config", "game", "env_options", "obs_dim",
+               "num_actions")
 
 
 def cpu_name() -> str:
@@ -74,12 +76,11 @@ def opponent_label(key: str, record: dict[str, Any]) -> str:
 
 def remeasure(path: Path, config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """The evaluation of the run's trainer, played by the zoo file at ``path``."""
-    import importlib
     from dataclasses import fields
 
     import torch
 
-    trainer = importlib.import_module(f"vecgames.training.{config['game']}").TRAINER
+    trainer = spec_of(config['game']).load("trainer").TRAINER
     names = {f.name for f in fields(trainer.config)}
     cfg = trainer.config(**{k: tuple(v) if isinstance(v, list) else v
                             for k, v in config.items() if k in names})

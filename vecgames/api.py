@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import types
 import warnings
@@ -11,7 +10,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .core.simulation import numba_threads, run_with_progress, show_progress
-from .games.catalog import GAMES, OBSERVATION_CHOICES, UNITS, game_module, gym_id
+from .games.catalog import game_names, rules_module, spec_of
+from .games.spec import load_entry_point
 from .policies.catalog import players
 from .simulators import default_policy, simulation_module
 
@@ -60,13 +60,13 @@ def _keyword_defaults(fn: Any, common: frozenset[str]) -> dict[str, Any]:
 
 def game_info(name: str) -> GameInfo:
     """``GameInfo`` of one game (see ``list_games``)."""
-    module = game_module(name)
-    env_class = getattr(module, GAMES[name][1])
-    rules = importlib.import_module(GAMES[name][0] + ".rules")
+    spec = spec_of(name)
+    env_class = spec.load("env")
+    rules = spec.load("rules")
     variants: dict[str, dict[str, Any]] = {"default": {}}
-    if name in OBSERVATION_CHOICES:
-        keyword, where, attr = OBSERVATION_CHOICES[name]
-        variants = {v: {keyword: v} for v in getattr(importlib.import_module(where), attr)}
+    if spec.observation is not None:
+        keyword, choices = spec.observation
+        variants = {v: {keyword: v} for v in load_entry_point(choices)}
     obs_dim, num_actions = {}, 0
     for variant, kwargs in variants.items():
         env = env_class(num_envs=1, **kwargs)  # buffers only: no kernel runs before reset
@@ -74,7 +74,7 @@ def game_info(name: str) -> GameInfo:
         num_actions = int(env.num_actions)
     return GameInfo(
         name=name, env_class=f"{env_class.__module__}.{env_class.__qualname__}",
-        gym_id=gym_id(name),
+        gym_id=spec.gym_id,
         num_players=int(rules.DEFAULT_OPTIONS["num_players"]),
         rule_options=dict(rules.DEFAULT_OPTIONS),
         env_options=_keyword_defaults(env_class.__init__, _COMMON_ENV_ARGS),
@@ -89,7 +89,7 @@ def list_games() -> list[GameInfo]:
     ``simulate`` takes, and observation/action sizes. One ``GameInfo`` per game;
     ``pandas.DataFrame(vecgames.list_games())`` makes it a table. Imports every game module
     (about 2 s on a cold start) but runs no kernel."""
-    return [game_info(name) for name in GAMES]
+    return [game_info(name) for name in game_names()]
 
 
 def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
@@ -155,15 +155,14 @@ def _simulate_builtin(name: str, num_games: int, policy: Any, seed: int, backend
     num_threads = options.pop("num_threads", None)
     job = module.plan(num_games, policy, seed, **options)
     with numba_threads(num_threads):
-        return module.frame(job, run_with_progress(module.run, job, True, UNITS.get(name, "games")))
+        return module.frame(job, run_with_progress(module.run, job, True, spec_of(name).unit))
 
 
 def seat_names(name: str, policy: Any, options: dict[str, Any]) -> list[str]:
     """Built-in ``policy`` (one name or one per seat) as one label per seat."""
     if not isinstance(policy, str):
         return list(policy)
-    rules = importlib.import_module(GAMES[name][0] + ".rules")
-    count = options.get("num_players", rules.DEFAULT_OPTIONS["num_players"])
+    count = options.get("num_players", rules_module(name).DEFAULT_OPTIONS["num_players"])
     return [policy] * int(count)
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import functools
 import importlib
+import inspect
 import os
 import sys
 import time
@@ -39,22 +40,16 @@ from .cli_args import (
     Parser,
     flagged,
     parse_rule,
+    print_throughput,
 )
-from .games.catalog import GAMES
+from .games.catalog import game_names, spec_of, specs
 
-# Interactive games (``vecgames play GAME``): command-line name -> module with main(argv).
-PLAY_GAMES: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
-                              "holdem": "vecgames.play.holdem",
-                              "liars-dice": "vecgames.play.liars_dice",
-                              "liars_dice": "vecgames.play.liars_dice",
-                              "hanabi": "vecgames.play.hanabi",
-                              "dayaoguai": "vecgames.play.dayaoguai"}
-# Report writers per game; a game without one rejects --report.
-REPORTS: dict[str, str] = {"zhajinhua": "vecgames.analysis.zhajinhua_report",
-                           "holdem": "vecgames.analysis.holdem_report",
-                           "liars_dice": "vecgames.analysis.liars_dice_report",
-                           "hanabi": "vecgames.analysis.hanabi_report",
-                           "dayaoguai": "vecgames.analysis.dayaoguai_report"}
+
+def play_names() -> list[str]:
+    """The names ``vecgames play`` takes: each game with a terminal view, its aliases first."""
+    return [name for spec in specs().values() if spec.has("play") or spec.has("view")
+            for name in (*spec.aliases, spec.name)]
+
 # Games per seat assignment of the arena that `simulate --report` runs among distinct players.
 ARENA_GAMES = 2_000
 
@@ -71,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
                              description="Every game with its rule options and their "
                                          "defaults, env options, the players simulate "
                                          "takes, observation and action sizes."))
+    _add_players(sub.add_parser("players", help="a game's built-in players, one line each",
+                                description="The built-in players of GAME (simulate's "
+                                            "--policy names) with how each plays."))
     _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
     _add_arena(sub.add_parser("arena", help="matches between players: pairwise results with "
                                             "95%% CIs, ratings, a plot",
@@ -87,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     train = sub.add_parser("train", help="train a policy (needs the train extra)",
                            description="Train a policy for GAME; `vecgames train GAME --help` "
                                        "lists the trainer's options.")
-    train.add_argument("game", choices=sorted(GAMES))
+    train.add_argument("game", choices=sorted(n for n, s in specs().items() if s.has("trainer")))
     train.add_argument("args", nargs=argparse.REMAINDER,
                        help="arguments passed on to vecgames.training.<game>.main")
     exploit = sub.add_parser(
@@ -102,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Play GAME in the terminal, or watch the computer play "
                                       "every seat (--watch); `vecgames play GAME --help` lists "
                                       "its options.")
-    play.add_argument("game", choices=list(PLAY_GAMES))
+    play.add_argument("game", choices=play_names())
     play.add_argument("args", nargs=argparse.REMAINDER,
                       help="arguments passed on to vecgames.play.<game>.main")
     _add_serve(sub.add_parser("serve", help="play, watch and replay games in the browser "
@@ -170,14 +168,11 @@ def _equity(args: argparse.Namespace) -> int:
 
 
 def _add_simulate(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("game", choices=sorted(game_names()))
     p.add_argument("--games", type=int, default=1_000_000, help="number of games (1000000)")
     p.add_argument("--policy",
                    help="player name for every seat, or a comma list with one per seat "
-                        "(zhajinhua: random, uniform, heuristic, percentile; holdem: random, "
-                        "call, raise, check, strength, raise-uniform, equity; liars_dice: random, "
-                        "heuristic, odds; hanabi: random, rules, hat, search, conventions; "
-                        "dayaoguai: random, weakest, pickup, shed, plan), "
+                        "(`vecgames players GAME` lists a game's built-in players), "
                         "or a trainer's checkpoint path (.pt: plays through env.step). "
                         "Default: the game's default player (`vecgames list`)")
     p.add_argument("--seed", type=int, default=0)
@@ -292,25 +287,44 @@ def _preflop(args: argparse.Namespace) -> int:
 
 
 def _add_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", nargs="?", choices=sorted(game_names()),
+                   help="one game (default: every game)")
     p.add_argument("--json", action="store_true", help="print JSON (one object per game)")
+
+
+def _add_players(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=sorted(game_names()))
+
+
+def _players(args: argparse.Namespace) -> int:
+    from .policies.catalog import players
+    from .simulators import default_policy
+
+    described = players(args.game)
+    width = max(map(len, described))
+    default = default_policy(args.game)
+    for player, how in described.items():
+        mark = " (default)" if player == default else ""
+        print(f"{player:<{width}}  {how}{mark}")
+    return 0
 
 
 def _list(args: argparse.Namespace) -> int:
     import dataclasses
     import json
 
-    from .api import list_games
+    from .api import game_info, list_games
     from .games.catalog import guide_module
     from .policies.catalog import players
     from .zoo import PREFIX, cards
 
-    infos = list_games()
+    infos = list_games() if args.game is None else [game_info(args.game)]
     if args.json:
         print(json.dumps([dataclasses.asdict(g) for g in infos], indent=2))
         return 0
     for g in infos:
         sizes = ", ".join(f"{k!r} {v}" for k, v in g.obs_dim.items())
-        print(f"{g.name}  ({g.gym_id}; report: {'yes' if g.name in REPORTS else 'no'})")
+        print(f"{g.name}  ({g.gym_id}; report: {'yes' if spec_of(g.name).has('report') else 'no'})")
         print(f"  rules:    {_options_text(g.rule_options)}")
         docs = guide_module(g.name).OPTION_DOCS
         width = max(map(len, docs))
@@ -357,7 +371,7 @@ def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
 def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """``options`` plus the ``--rule KEY=VALUE`` texts of ``game``; a key given twice is an
     error."""
-    defaults = importlib.import_module(GAMES[game][0] + ".rules").DEFAULT_OPTIONS
+    defaults = spec_of(game).load("rules").DEFAULT_OPTIONS
     for text in texts:
         key, value = parse_rule(text, defaults)
         if key in options:
@@ -380,151 +394,31 @@ def _seat_players(text: str) -> dict[str, Any]:
     return {"players": _policy(text)}
 
 
-def _seat_summary(df: Any, summary: bool) -> Any:
-    """Per-seat mean chips, std and win share, from a summary or a per-game frame."""
-    if summary:
-        return df[["seat", "mean_chips", "std_chips", "win_share"]]
-    from vecgames.analysis.zhajinhua_report import seat_table
-
-    t = seat_table(df)
-    return t.rename(columns={"win_rate": "win_share"})[
-        ["seat", "mean_chips", "std_chips", "win_share"]]
-
-
-def _end_counts(df: Any, summary: bool) -> dict[str, int]:
-    if summary:
-        return dict(df.attrs.get("end_counts", {}))
-    return {str(k): int(v) for k, v in df["end"].value_counts(sort=False).items()}
-
-
-def _print_throughput(games: int, elapsed: float, startup: float, unit: str) -> None:
-    """What the rate counts: the kernels' games and the building of the result table (the
-    kernels' load or first-run compile before it, and a report after it, are timed apart)."""
-    print(f"simulated {games:,} {unit} in {elapsed:.2f} s: {_rate(games / max(elapsed, 1e-9))} "
-          f"{unit}/s in the kernels incl. building the DataFrame "
-          f"(kernel load/compile {startup:.2f} s and any report not counted)")
-
-
-def _rate(per_second: float) -> str:
-    """A rate as people read it: 6.2 M, 57.6 k, 812."""
-    if per_second >= 1e6:
-        return f"{per_second / 1e6:.2f} M"
-    if per_second >= 1e4:
-        return f"{per_second / 1e3:.1f} k"
-    return f"{per_second:,.0f}"
-
-
-def _print_summary(args: argparse.Namespace, df: Any, startup: float, elapsed: float) -> None:
-    a = df.attrs
-    n = int(a.get("rules", {}).get("num_players", 0)) or "?"
-    print(f"{args.game}: {args.games:,} games, {n} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    table = _seat_summary(df, args.summary)
-    print(table.to_string(index=False, formatters={
-        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
-        "win_share": "{:.4f}".format}))
-    ends = _end_counts(df, args.summary)
-    total = max(sum(ends.values()), 1)
-    print("decided by: " + ", ".join(f"{k} {100 * v / total:.1f}%" for k, v in ends.items()))
-    _print_throughput(args.games, elapsed, startup, "games")
-
-
-def _print_generic_summary(args: argparse.Namespace, df: Any, startup: float,
-                           elapsed: float) -> None:
+def _print_plain_summary(args: argparse.Namespace, df: Any, startup: float,
+                         elapsed: float) -> None:
+    """A game without a summary of its own: each seat's mean payoff (its spec's), with its
+    standard deviation, or the per-seat summary frame as it is."""
     import pandas as pd
 
+    from .arena.payoffs import seat_payoffs, unit_of
+
+    spec = spec_of(args.game)
+    print(f"{args.game}: {args.games:,} {spec.unit}, policy {args.policy}, seed {args.seed}")
     if args.summary:
-        seats = df[["seat", "policy", "mean_chips", "std_chips", "win_share", "vpip", "pfr"]]
-        ends = pd.Series(df.attrs["end_counts"]) / args.games
-        showdown = df.attrs["showdowns"] / args.games
+        print(df.to_string(index=False))
     else:
-        chips = df.filter(like="chips_")
-        seats = chips.agg(["mean", "std"]).T.rename_axis("seat").reset_index()
-        seats["seat"] = seats["seat"].str.removeprefix("chips_")
-        seats = seats.rename(columns={"mean": "mean_chips", "std": "std_chips"})
-        ends = df["end_street"].value_counts(normalize=True, sort=False)
-        showdown = df["showdown"].mean()
-    print(f"{args.game}: {args.games:,} games, {len(seats)} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    print(seats.to_string(index=False, formatters={
-        "mean_chips": "{:+.4f}".format, "std_chips": "{:.3f}".format,
-        "win_share": "{:.4f}".format, "vpip": "{:.3f}".format, "pfr": "{:.3f}".format}))
-    print("ended on: " + ", ".join(f"{k} {100 * v:.1f}%" for k, v in ends.items())
-          + f"; showdown {100 * showdown:.1f}%")
-    _print_throughput(args.games, elapsed, startup, "games")
+        n = int(df.attrs.get("rules", {}).get("num_players", 0))
+        pay = seat_payoffs(args.game, df, n)
+        table = pd.DataFrame({"seat": range(n), f"mean {unit_of(args.game)}": pay.mean(axis=0),
+                              "std": pay.std(axis=0)})
+        print(table.to_string(index=False, float_format="{:+.4f}".format))
+    print_throughput(args.games, elapsed, startup, spec.unit)
 
 
-def _print_liars_dice_summary(args: argparse.Namespace, df: Any, startup: float,
-                              elapsed: float) -> None:
-    if args.summary:
-        seats = df[["seat", "rounds_lost", "loss_rate", "mean_penalty"]]
-        rounds, mean_bids = df.attrs["rounds"], df.attrs["mean_bids"]
-        caught = df.attrs["bid_false_rate"]
-    else:
-        played = df[df["end"] == "challenge"]
-        rounds, mean_bids = len(played), played["bids"].mean()
-        caught = (played["loser"] != played["challenger"]).mean()
-        lost = played["loser"].value_counts().reindex(range(df.attrs["rules"]["num_players"]),
-                                                      fill_value=0)
-        seats = lost.rename("rounds_lost").rename_axis("seat").reset_index()
-        seats["loss_rate"] = seats["rounds_lost"] / max(rounds, 1)
-        seats["mean_penalty"] = seats["rounds_lost"] / args.games
-    print(f"{args.game}: {args.games:,} matches, {len(seats)} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    print(seats.to_string(index=False, formatters={
-        "loss_rate": "{:.4f}".format, "mean_penalty": "{:.4f}".format}))
-    print(f"{rounds:,} rounds, {mean_bids:.2f} bids per round, challenges that caught a false "
-          f"bid {100 * caught:.1f}%")
-    _print_throughput(args.games, elapsed, startup, "matches")
-
-
-def _print_hanabi_summary(args: argparse.Namespace, df: Any, startup: float,
-                          elapsed: float) -> None:
-    from vecgames.analysis.hanabi_report import action_table, end_table, score_table
-
-    s = score_table(df).iloc[0]
-    ends, actions = end_table(df).iloc[0], action_table(df).iloc[0]
-    print(f"{args.game}: {args.games:,} games, {s['players']} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    print(f"score: mean {s['mean_score']:.3f} ± {s['ci95']:.3f} (95% CI), std "
-          f"{s['std_score']:.3f}, median {s['median_score']:g}, perfect 25s "
-          f"{100 * s['perfect_share']:.2f}%"
-          + ("" if args.summary else f", mean fireworks {s['mean_fireworks']:.3f}"))
-    print("ended by: " + ", ".join(f"{k} {100 * ends[k]:.1f}%"
-                                   for k in ("lives", "perfect", "deck")))
-    print("actions: " + ", ".join(f"{k} {100 * actions[k + '_share']:.1f}%"
-                                  for k in ("hint", "play", "discard"))
-          + " (per game: " + ", ".join(f"{actions[k + 's_per_game']:.2f} {k}s"
-                                       for k in ("hint", "play", "discard"))
-          + f"; {s['mean_turns']:.1f} turns)")
-    _print_throughput(args.games, elapsed, startup, "games")
-
-
-def _print_dayaoguai_summary(args: argparse.Namespace, df: Any, startup: float,
-                             elapsed: float) -> None:
-    from vecgames.analysis.dayaoguai_report import game_table, seat_table
-
-    g = game_table(df).iloc[0]
-    seats = seat_table(df)
-    print(f"{args.game}: {args.games:,} games, {g['players']} players, policy {args.policy}, "
-          f"seed {args.seed}")
-    print(f"truncated at max_steps {g['max_steps']}: {100 * g['truncated_share']:.2f}% "
-          f"({g['truncated']:,} games); seat outcomes over the {g['finished']:,} finished games")
-    cut = ["mean_beans_truncated"] if g["truncated"] else []
-    print(seats[["seat", "seat_policy", "mean_beans", "ci95", "std_beans", "mean_place",
-                 "win_share", *cut]].rename(columns={"seat_policy": "policy"}).to_string(
-        index=False, formatters={
-            "mean_beans": "{:+.3f}".format, "ci95": "±{:.3f}".format,
-            "std_beans": "{:.2f}".format, "mean_place": "{:.3f}".format,
-            "win_share": "{:.4f}".format, "mean_beans_truncated": "{:+.3f}".format}))
-    print("beans: mean with its 95% CI, place and win share (place 1): finished games only"
-          + ("; mean_beans_truncated: the truncated games' transfers up to the cut" if cut
-             else ""))
-    print(f"steps: mean {g['mean_steps']:.1f} per game"
-          + ("" if args.summary or not g["finished"]
-             else f" ({g['mean_steps_finished']:.1f} in finished games)")
-          + f"; pickups: mean {g['mean_pickups']:.1f} per game")
-    _print_throughput(args.games, elapsed, startup, "games")
+def _games_taking_seat_names() -> list[str]:
+    """The games whose report labels seats by name (``--seat-names``)."""
+    return [name for name, spec in specs().items() if spec.has("report") and "seat_names" in
+            inspect.signature(spec.load("report").write_report).parameters]
 
 
 def _check_output(path: str | None, flag: str, create: bool = False) -> None:
@@ -555,11 +449,11 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.summary and args.report:
         raise CLIError("argument --report: not allowed with --summary "
                        "(the report needs per-game rows)")
-    if args.seat_names and args.game != "dayaoguai":
-        raise CLIError("argument --seat-names: only for dayaoguai")
+    if args.seat_names and args.game not in (named := _games_taking_seat_names()):
+        raise CLIError(f"argument --seat-names: only for {', '.join(named)}")
     if args.seat_names and not args.report:
         raise CLIError("argument --seat-names: labels the report: give --report too")
-    if args.report and args.game not in REPORTS:
+    if args.report and not spec_of(args.game).has("report"):
         raise CLIError(f"argument --report: no report for game {args.game!r} yet")
     for flag, value in (("--arena-games", args.arena_games),
                         ("--decision-games", args.decision_games)):
@@ -571,8 +465,9 @@ def _simulate(args: argparse.Namespace) -> int:
     kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
     if args.summary:  # only when asked: play_games (checkpoint players) has no summary
         kwargs.update(summary=True)
-    if args.game == "zhajinhua":
-        kwargs.update(record_actions=bool(args.report))
+    simulate_keywords = inspect.signature(spec_of(args.game).load("simulate").simulate).parameters
+    if "record_actions" in simulate_keywords:
+        kwargs.update(record_actions=bool(args.report))  # the report's action tables
     ray_options = _ray_options(args)
     if not ray_options:
         kwargs.update(num_threads=args.threads)
@@ -588,21 +483,16 @@ def _simulate(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc)) from None
-    if args.game == "zhajinhua":
-        _print_summary(args, df, t1 - t0, elapsed)
-    elif args.game == "liars_dice":
-        _print_liars_dice_summary(args, df, t1 - t0, elapsed)
-    elif args.game == "hanabi":
-        _print_hanabi_summary(args, df, t1 - t0, elapsed)
-    elif args.game == "dayaoguai":
-        _print_dayaoguai_summary(args, df, t1 - t0, elapsed)
+    spec = spec_of(args.game)
+    if spec.has("summary"):
+        spec.load("summary")(args, df, t1 - t0, elapsed)
     else:
-        _print_generic_summary(args, df, t1 - t0, elapsed)
+        _print_plain_summary(args, df, t1 - t0, elapsed)
     if args.csv:
         df.to_csv(args.csv, index=False)
         print(f"wrote {args.csv}")
     if args.report:
-        report = importlib.import_module(REPORTS[args.game])
+        report = spec_of(args.game).load("report")
         extra: dict[str, Any] = {"seat_names": args.seat_names} if args.seat_names else {}
         default = getattr(report, "DECISION_GAMES", None)
         if default is not None:  # its per-player decision table plays more games like these
@@ -648,7 +538,7 @@ ARENA_FLAGS: dict[str, str] = {"players": "--players", "num_games": "--games",
 
 
 def _add_arena(p: argparse.ArgumentParser) -> None:
-    p.add_argument("game", choices=sorted(GAMES))
+    p.add_argument("game", choices=sorted(game_names()))
     p.add_argument("--players", required=True, metavar="A,B,...",
                    help="comma list of players: built-in names (`vecgames list`), checkpoint "
                         "paths (.pt); at least 2 (hanabi: 1 for self-play only)")
@@ -792,7 +682,7 @@ def _print_arena(result: Any, markdown: bool) -> None:
 
 def _train(args: argparse.Namespace) -> int:
     try:
-        trainer = importlib.import_module(f"vecgames.training.{args.game}")
+        trainer = spec_of(args.game).load("trainer")
     except ImportError as exc:
         # The torch bridge's message already says how to install the extra.
         reason = str(exc) if TRAIN_HINT in str(exc) else (
@@ -821,8 +711,12 @@ def _exploit(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    game = importlib.import_module(PLAY_GAMES[args.game])
-    return _forward(game.main, args.args)
+    spec = spec_of(args.game, aliases=True)
+    if spec.has("play"):  # a game with its own command line
+        return _forward(spec.load("play").main, args.args)
+    from .play import terminal  # the shared loop, over the game's view
+
+    return _forward(lambda argv: terminal.main(spec.load("view"), argv), args.args)
 
 
 def _forward(entry: Any, argv: list[str]) -> int:
@@ -885,7 +779,8 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
     try:
-        handler = {"list": _list, "simulate": _simulate, "equity": _equity, "train": _train,
+        handler = {"list": _list, "players": _players, "simulate": _simulate, "equity": _equity,
+                   "train": _train,
                    "exploit": _exploit, "play": _play, "preflop-matrix": _preflop, "arena": _arena,
                    "serve": _serve}[args.command]
         return handler(args)

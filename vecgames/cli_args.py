@@ -90,3 +90,20 @@ def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:
         if msg.startswith((arg + " ", arg + ":")):
             return f"argument {flag}: {msg}"
     return msg
+
+
+def rate(per_second: float) -> str:
+    """A rate as people read it: 6.2 M, 57.6 k, 812."""
+    if per_second >= 1e6:
+        return f"{per_second / 1e6:.2f} M"
+    if per_second >= 1e4:
+        return f"{per_second / 1e3:.1f} k"
+    return f"{per_second:,.0f}"
+
+
+def print_throughput(games: int, elapsed: float, startup: float, unit: str) -> None:
+    """What the rate counts: the kernels' games and the building of the result table (the
+    kernels' load or first-run compile before it, and a report after it, are timed apart)."""
+    print(f"simulated {games:,} {unit} in {elapsed:.2f} s: {rate(games / max(elapsed, 1e-9))} "
+          f"{unit}/s in the kernels incl. building the DataFrame "
+          f"(kernel load/compile {startup:.2f} s and any report not counted)")

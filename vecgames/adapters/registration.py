@@ -1,4 +1,4 @@
-"""Gymnasium ids for the five games: ``gymnasium.make("vecgames/Holdem-v0")`` (one table, a
+"""Gymnasium ids for every game: ``gymnasium.make("vecgames/Holdem-v0")`` (one table, a
 ``GymEnv``) and ``gymnasium.make_vec("vecgames/Holdem-v0", num_envs=4096)`` (one
 ``VecGymEnv`` batch of tables, not ``num_envs`` sub-envs). Keywords (``seat``, ``opponents``,
 ``seed``, rule options such as ``num_players``) go to the adapter.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from gymnasium.envs.registration import register, registry
 
-from ..games.catalog import GAMES, gym_id
+from ..games.catalog import game_names, gym_id
 
 if TYPE_CHECKING:  # pragma: no cover
     from .gym_env import VecGymEnv
@@ -34,7 +34,7 @@ def make_vec(game: str, num_envs: int = 1, **kwargs: Any) -> VecGymEnv:
 def register_envs() -> list[str]:
     """Register every game's id (again: a no-op); returns the ids."""
     ids = []
-    for game in GAMES:
+    for game in game_names():
         env_id = gym_id(game)
         if env_id not in registry:
             register(id=env_id, entry_point="vecgames.adapters.gym_env:GymEnv",

@@ -4,7 +4,6 @@ for cooperative Hanabi, self-play and cross-play tables)."""
 
 from __future__ import annotations
 
-import importlib
 import inspect
 import warnings
 from collections.abc import Sequence
@@ -18,10 +17,10 @@ import pandas as pd
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int, check_list
-from ..games.catalog import GAMES, UNITS, game_module, make
+from ..games.catalog import make, rules_module, spec_of
 from ..simulators import simulation_module
 from .matches import MatchJob, play_match
-from .payoffs import COOPERATIVE, no_duplicate_reason, unit_of
+from .payoffs import is_cooperative, no_duplicate_reason, unit_of
 from .players import (
     Entrant,
     check_tables,
@@ -70,7 +69,7 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     """
     module = simulation_module(game)  # refuses an unknown game
     specs = check_list(players, "players", "players (names, paths or Player objects)")
-    fewest = 1 if game in COOPERATIVE else 2
+    fewest = 1 if is_cooperative(game) else 2
     if len(specs) < fewest:
         raise ValueError(f"an arena of {game} needs at least {fewest} players, got {len(specs)}")
     num_games = check_int(num_games, "num_games", 1, MAX_GAMES)
@@ -85,7 +84,7 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     if reserved:
         raise ValueError(f"the arena sets {reserved} itself; give players and num_games")
     entrants = resolve_entrants(game, specs)
-    rule_keys = importlib.import_module(f"vecgames.games.{game}.rules").DEFAULT_OPTIONS
+    rule_keys = rules_module(game).DEFAULT_OPTIONS
     env_options = env_only_options(game, options, rule_keys)  # taken out of options
     options.update(players_rule_options(game, entrants, options, rule_keys))
     rules = module.plan(1, "random", seed, **options).params["rules"]  # checks the options
@@ -112,7 +111,7 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
         payoffs = play_matches_ray(jobs, progress=show, **ray_options)
     else:
         with numba_threads(num_threads):
-            payoffs = _play_local(jobs, show, UNITS.get(game, "games"))
+            payoffs = _play_local(jobs, show, spec_of(game).unit)
     result = _result(game, entrants, schedule, jobs, payoffs, seats, num_games, seed,
                      duplicate, {**options, **env_options})
     if result.few_units:
@@ -136,7 +135,7 @@ def env_only_options(game: str, options: dict[str, Any], rule_keys: Any) -> dict
     if runner:
         raise ValueError(f"the arena sets {runner} itself (illegal actions raise; each player "
                          f"sees its own seat)")
-    env_class = getattr(game_module(game), GAMES[game][1])
+    env_class = spec_of(game).load("env")
     keys = set(inspect.signature(env_class.__init__).parameters) - ENV_COMMON - set(rule_keys)
     return {key: options.pop(key) for key in sorted(keys & set(options))}
 
@@ -161,7 +160,7 @@ def _split_ray_options(options: dict[str, Any], backend: str) -> dict[str, Any]:
 
 
 def _schedule(game: str, num_players: int, seats: int) -> list[tuple[int, ...]]:
-    if game in COOPERATIVE:
+    if is_cooperative(game):
         return hanabi_assignments(num_players, seats)
     count = count_assignments(num_players, seats)
     if count > MAX_ASSIGNMENTS:
@@ -217,7 +216,7 @@ def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
     unit = unit_of(game)
     common = dict(game=game, players=tuple(labels), seats=seats, num_games=num_games, seed=seed,
                   duplicate=duplicate, unit=unit, matches=matches, options=dict(options))
-    if game in COOPERATIVE:
+    if is_cooperative(game):
         scores = np.nanmax(per_player, axis=1)  # every seated player has the team's score
         perfect = scores >= 25
         return ArenaResult(ci_unit="game", **common,

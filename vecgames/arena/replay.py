@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core.rng import check_seed
 from ..core.validation import check_int
-from .payoffs import COOPERATIVE
+from .payoffs import is_cooperative
 from .players import resolve_entrants, seat_spec
 from .schedule import assignments, hanabi_assignments
 
@@ -118,7 +118,7 @@ def arena_replay(result: Any, players: Sequence[Any], row: int) -> dict[str, Any
                          f"{[e.label for e in entrants]}")
     row = check_int(row, "row", 0, len(result.matches) - 1)
     match = result.matches.iloc[row]
-    schedule = (hanabi_assignments if result.game in COOPERATIVE else assignments)(
+    schedule = (hanabi_assignments if is_cooperative(result.game) else assignments)(
         len(entrants), result.seats)
     seats = schedule[int(result.matches["assignment"].cat.codes.iloc[row])]
     replay = record_game(result.game, [seat_spec(entrants[p]) for p in seats], result.seed,

@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from ..core.cards import format_cards
-from ..games.holdem.observe import discrete_to_amount
+from ..games.holdem.observe import exact_action as _exact
 from ..games.holdem.rules import STREET_NAMES, field, raise_bounds
 from ..poker.describe import describe
 from ..poker.seven_card import evaluate
@@ -45,14 +45,6 @@ def _hand(s: Any, n: int, p: int) -> str:
     """Seat p's hole cards and what they make with the whole board (a showdown)."""
     cards = np.concatenate([_hole(s, p), s.deck[0, 2 * n:2 * n + 5]])
     return f"{format_cards(_hole(s, p))} ({describe(int(evaluate(cards[None])[0]))})"
-
-
-def _exact(s: Any, env: Any, action: Any) -> tuple[int, int]:
-    """(kind, raise-to) of an action id or of an exact pair (a built-in player's)."""
-    if isinstance(action, tuple):
-        return action
-    kind, amount = discrete_to_amount(s, 0, env.rules, action, env.fractions)
-    return int(kind), int(amount)
 
 
 POT_NAMES = {0.5: "½ pot", 1.0: "pot"}

@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core.rng import check_seed
 from ..core.validation import check_bool, check_int, shown
+from ..games.catalog import rules_module
 from ..policies.human import (  # the prompt is the human player's; views build on it
     Quit,
     View,
@@ -289,7 +290,6 @@ def main(view: View, argv: list[str] | None = None,
          sleep_fn: Callable[[float], Any] = time.sleep) -> int:
     """Run ``vecgames play GAME``; returns the exit code (0 played or quit, 1 failure,
     2 usage error, 130 interrupted)."""
-    import importlib
 
     from ..cli_args import CLIError, parse_rule
 
@@ -301,7 +301,7 @@ def main(view: View, argv: list[str] | None = None,
     flags = {"seat": "--seat", "num_players": "--players", "games": "--games",
              "seed": "--seed", "delay": "--delay", "agent": "--agent"}
     try:  # the options and the players are checked before anything is played
-        defaults = importlib.import_module(f"vecgames.games.{view.game}.rules").DEFAULT_OPTIONS
+        defaults = rules_module(view.game).DEFAULT_OPTIONS
         options = dict(parse_rule(text, defaults) for text in args.rule)
         if args.players is not None:
             if "num_players" in options:

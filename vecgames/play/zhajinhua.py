@@ -28,7 +28,8 @@ from ..games.zhajinhua.rules import (
     NOOP,
     field,
 )
-from ..poker.three_card import CATEGORY_NAMES, compare_3
+from ..games.zhajinhua.table_view import compare_loser
+from ..poker.three_card import CATEGORY_NAMES
 from ..policies.human import Move, View
 from . import terminal
 
@@ -51,15 +52,6 @@ def _in(s: Any, p: int) -> bool:
 
 def _seen(s: Any, p: int) -> bool:
     return bool((int(_f(s, "seen")) >> p) & 1)
-
-
-def _compare_loser(s: Any, env: Any, p: int, j: int) -> int:
-    """Who a compare of seat p with seat j puts out (a tie: the comparer), from the hands in
-    the state before it: not from the rewards, since a compare on the last turn of the last
-    round is followed by a showdown that the compare's winner may lose."""
-    strength = _f(s, "strength")
-    won = compare_3(int(strength[p]), int(strength[j]), int(env.rules.special_235)) > 0
-    return j if won else p
 
 
 class ZhaJinHuaView(View):
@@ -133,7 +125,7 @@ class ZhaJinHuaView(View):
             units = BET_UNITS[action - BET0]
             return [f"{who} bets {units} (pays {units * (2 if _seen(before, p) else 1)})"]
         j = action - COMPARE0
-        loser = _compare_loser(before, env, p, j)
+        loser = compare_loser(before, env, p, j)
         return [f"{who} compares with seat {j} (pays {2 * int(_f(before, 'min_bet'))}): "
                 f"seat {loser} has the weaker hand and is out"]
 
@@ -145,7 +137,7 @@ class ZhaJinHuaView(View):
         if action == FOLD:
             alive.remove(p)
         elif COMPARE0 <= action < BET0:
-            alive.remove(_compare_loser(before, env, p, action - COMPARE0))
+            alive.remove(compare_loser(before, env, p, action - COMPARE0))
         lines = []
         if len(alive) > 1:  # the rounds ran out: the seats still in show their cards
             lines.append("Showdown after the last round:")

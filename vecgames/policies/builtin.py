@@ -7,11 +7,11 @@ in a ``prange`` kernel, drawing from each env's own random stream as the kernel 
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 import numpy as np
 
+from ..games.catalog import spec_of
 from .catalog import players
 
 # Built-in players that only simulate's kernels can seat: Zha Jin Hua's ``uniform`` picks
@@ -28,7 +28,7 @@ class BuiltinPlayer:
         if not isinstance(name, str) or name not in names:
             raise ValueError(f"unknown built-in player {name!r} for {game}; the built-in "
                              f"players are {tuple(names)}")
-        self._module = importlib.import_module(f"vecgames.policies.{game}")
+        self._module = spec_of(game).load("players")
         if threshold is not None:
             if game != "liars_dice":
                 raise ValueError(f"threshold is a Liar's Dice option; {game}'s players take "

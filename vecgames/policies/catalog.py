@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-
-from ..games.catalog import game_module
+from ..games.catalog import spec_of
 
 
 def players(name: str) -> dict[str, str]:
     """The built-in players of game ``name`` (``simulate``'s ``policy`` names), each with one
     line on how it plays, in the order of ``list_games()``'s ``policies``."""
-    game_module(name)
-    module = importlib.import_module(f"vecgames.policies.{name}")
+    module = spec_of(name).load("players")
     return {player: module.DESCRIPTIONS[player] for player in module.POLICIES}

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..core.validation import check_bool
-from ..games.catalog import GAMES
+from ..games.catalog import game_names, spec_of
 
 FORMAT = 2  # the checkpoint layout; files without this key (older releases) are refused
 # Env keywords a checkpoint may record that are not the player's to impose: how many rounds
@@ -182,7 +182,8 @@ def load_network(path: str | os.PathLike, device: Any = "cpu"
     checkpoint file of any vecgames trainer; the one place a network is rebuilt."""
     ckpt = load_checkpoint(path, device)
     game = checkpoint_game(ckpt, Path(path))
-    net, scores = BUILDERS[game](ckpt, ckpt.get("config") or {})
+    network = checkpoint_network(ckpt, game, Path(path))
+    net, scores = NETWORKS[network](ckpt, ckpt.get("config") or {})
     net.load_state_dict(ckpt["model"])
     return net, scores, ckpt, game
 
@@ -193,7 +194,7 @@ def checkpoint_game(ckpt: dict[str, Any], path: Path) -> str:
     game = ckpt.get("game") or cfg.get("game")
     if game is None and HANABI_KEYS <= set(cfg):
         game = "hanabi"
-    if game not in GAMES:
+    if game not in game_names():
         raise ValueError(f"{os.fspath(path)} does not say which game it was trained on "
                          f"(game {game!r}); it is not a checkpoint of a vecgames trainer")
     if "model" not in ckpt or "obs_dim" not in ckpt or "num_actions" not in ckpt:
@@ -262,6 +263,16 @@ def _logits(net: Any, obs: Any, mask: Any) -> Any:
     return net(obs, mask)[0]  # (masked logits, value)
 
 
-BUILDERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], tuple[Any, Callable]]] = {
-    "zhajinhua": _policy_net, "holdem": _policy_net, "dayaoguai": _policy_net,
-    "hanabi": _actor_critic, "liars_dice": _q_net}
+# network kind (a checkpoint's "network"; else its game's ``GameSpec.network``) -> builder
+NETWORKS: dict[str, Callable[[dict[str, Any], dict[str, Any]], tuple[Any, Callable]]] = {
+    "policy_net": _policy_net, "actor_critic": _actor_critic, "q_net": _q_net}
+
+
+def checkpoint_network(ckpt: dict[str, Any], game: str, path: Path) -> str:
+    """The network kind a checkpoint holds: the one it records, else the one its game's
+    trainer writes (checkpoints from before they recorded it)."""
+    network = ckpt.get("network") or spec_of(game).network
+    if network not in NETWORKS:
+        raise ValueError(f"{os.fspath(path)} holds a network of kind {network!r}; known "
+                         f"kinds: {sorted(NETWORKS)}")
+    return str(network)

@@ -6,29 +6,25 @@ may see and the legal moves with short names, and reads a move through ``input_f
 asking again on anything unknown or illegal without touching the game. 'q' or the end of
 input raises :class:`Quit`, which ``vecgames play`` turns into a clean end of the match.
 
-What a game brings is its terminal :class:`View` (``vecgames.play.<game>.VIEW``, named in
-``VIEWS`` and imported when a person sits down): the table a seat may see, its moves with
+What a game brings is its terminal :class:`View` (its spec's ``view`` part, imported when a
+person sits down): the table a seat may see, its moves with
 short names, and what each move did.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
+
+from ..games.catalog import spec_of, specs
+from ..games.view import Move, View, menu, row_state  # noqa: F401  (the prompt's types)
 
 QUIT_WORDS = ("q", "quit", "exit")
 HELP_WORDS = ("?", "help", "rules")
 PROMPT = "Your move: "
 
-# game -> the module of its terminal view (``VIEW``), imported when a person sits down
-VIEWS: dict[str, str] = {"zhajinhua": "vecgames.play.zhajinhua",
-                         "holdem": "vecgames.play.holdem",
-                         "liars_dice": "vecgames.play.liars_dice_view",
-                         "hanabi": "vecgames.play.hanabi",
-                         "dayaoguai": "vecgames.play.dayaoguai"}
 
 
 class HumanPlayer:
@@ -37,14 +33,15 @@ class HumanPlayer:
 
     def __init__(self, game: str, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[[str], Any] = print, name: str = "human"):
-        if not isinstance(game, str) or game not in VIEWS:
-            raise ValueError(f"a human plays one of {', '.join(VIEWS)}, got game {game!r}")
+        playable = [name for name, spec in specs().items() if spec.has("view")]
+        if not isinstance(game, str) or game not in playable:
+            raise ValueError(f"a human plays one of {', '.join(playable)}, got game {game!r}")
         for what, fn in (("input_fn", input_fn), ("print_fn", print_fn)):
             if not callable(fn):
                 raise TypeError(f"{what} must be a function, got {type(fn).__name__}")
         self.game, self.name = game, str(name)
         self.input_fn, self.print_fn = input_fn, print_fn
-        self.view = importlib.import_module(VIEWS[game]).VIEW
+        self.view = spec_of(game).load("view")
 
     def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
         rows = np.asarray(rows, np.int64).reshape(-1)
@@ -61,67 +58,6 @@ class HumanPlayer:
 
 class Quit(Exception):
     """The person left: typed 'q' or the input ended."""
-
-
-class Move(NamedTuple):
-    """One action of the seat to act: its id, what to type, what it does, whether it is
-    legal now."""
-
-    action: int
-    short: str
-    text: str
-    legal: bool
-
-
-def row_state(state: Any, i: int) -> Any:
-    """A copy of env i's state as a batch of one (the same NamedTuple of arrays): a view
-    renders from it, and it outlives the same-step auto-reset that deals the next game."""
-    return type(state)(*(np.array(a[i:i + 1]) for a in state))
-
-
-class View:
-    """A game's terminal face. ``s`` below is a one-env state (:func:`row_state`), ``env``
-    the live env (its rules and mask); ``seat`` None means a spectator, who sees everything."""
-
-    game: str = ""  # the registry name
-    title: str = ""
-    default_agent: str = ""  # the built-in player the computer seats get by default
-    # --watch without --agent: these players in turn over the seats (empty: default_agent)
-    watch_agents: tuple[str, ...] = ()
-    example: str = ""  # a typed move, for the help line
-
-    def rules_text(self, env: Any) -> str:  # pragma: no cover - every game has its own
-        raise NotImplementedError
-
-    def table(self, s: Any, env: Any, seat: int | None) -> str:  # pragma: no cover
-        """What ``seat`` may see now (everything for a spectator)."""
-        raise NotImplementedError
-
-    def moves(self, s: Any, env: Any, mask: np.ndarray) -> list[Move]:  # pragma: no cover
-        """Every action of the seat to act, with short names; ``legal`` from ``mask``."""
-        raise NotImplementedError
-
-    def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
-                done: bool) -> list[str]:  # pragma: no cover
-        """What everyone saw happen: ``before`` the state the move was made in, ``after`` the
-        state it left (the next game's when ``done``); ``action`` an action id, or a Hold'em
-        built-in's exact (kind, raise-to) pair."""
-        raise NotImplementedError
-
-    def game_over(self, before: Any, env: Any, action: Any, total: np.ndarray,
-                  seat: int | None, truncated: bool) -> str:  # pragma: no cover
-        """The end of a game: what is shown, and everyone's result (``total``: the game's
-        summed rewards per seat)."""
-        raise NotImplementedError
-
-    def menu(self, moves: list[Move], s: Any, env: Any, mask: np.ndarray) -> str:
-        """The legal moves as shown at the prompt."""
-        return menu(moves)
-
-
-def menu(moves: Sequence[Move]) -> str:
-    """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""
-    return "Moves: " + " | ".join(f"{m.short} {m.text}" for m in moves if m.legal)
 
 
 def _key(text: str) -> str:

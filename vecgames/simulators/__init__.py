@@ -7,17 +7,15 @@ which plays any mix of players through batched ``env.step`` into the same frames
 
 from __future__ import annotations
 
-import importlib
 import inspect
 from types import ModuleType
 
-from ..games.catalog import game_module
+from ..games.catalog import spec_of
 
 
 def simulation_module(name: str) -> ModuleType:
     """The game's ``simulate`` module (``plan``/``run``/``frame``, see ``core.simulation``)."""
-    game_module(name)
-    return importlib.import_module(f"{__name__}.{name}")
+    return spec_of(name).load("simulate")  # type: ignore[no-any-return]
 
 
 def default_policy(name: str) -> str:

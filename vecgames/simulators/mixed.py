@@ -11,7 +11,6 @@ game's Recorder (``vecgames.games.<game>.record``) builds that frame.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -21,7 +20,7 @@ import pandas as pd
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int
-from ..games.catalog import make
+from ..games.catalog import make, rules_module, spec_of
 from ..policies.builtin import BuiltinPlayer
 from ..policies.catalog import players as builtin_players
 from ..policies.human import HumanPlayer
@@ -161,8 +160,7 @@ def player_key(player: Any) -> Any:
 
 
 def default_players(game: str) -> int:
-    rules = importlib.import_module(f"vecgames.games.{game}.rules")
-    return int(rules.DEFAULT_OPTIONS["num_players"])
+    return int(rules_module(game).DEFAULT_OPTIONS["num_players"])
 
 
 def merged_env_options(game: str, players: list[Any], options: dict[str, Any]
@@ -213,8 +211,8 @@ def _numbers(value: Any) -> np.ndarray | None:
 
 def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, first_game: int,
                  seed: int) -> Any:
-    """The game's Recorder (``vecgames.games.<game>.record``), building simulate's frame."""
-    module = importlib.import_module(f"vecgames.simulators.{game}_record")
+    """The game's Recorder (its spec's ``record`` part), building simulate's frame."""
+    module = spec_of(game).load("record")
     return module.Recorder(env, num_games, record_actions=record_actions,
                            first_game=first_game, seed=seed)
 

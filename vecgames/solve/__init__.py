@@ -1,8 +1,10 @@
 """Exact equilibrium solving of small two-player zero-sum games with private types: the game
-as a public tree of flat arrays (``tree``), CFR+ with exact best responses (``cfr``), two-player
+as a public tree of flat arrays (``vecgames.core.tree``; Kuhn and Leduc poker build theirs in
+their game packages, ``public_tree()``), CFR+ with exact best responses (``cfr``), two-player
 Liar's Dice under our rules (``liars_dice``) and its other players as strategies
 (``players``). Manual: docs/liars_dice_solver.md."""
 
+from ..core.tree import Tree, tree_sizes
 from .cfr import (
     Solution,
     best_response_value,
@@ -12,6 +14,7 @@ from .cfr import (
     solve,
     uniform_strategy,
 )
+from .game_tree import game_tree
 from .judge import Exploitability
 from .judge import strategy as player_strategy
 from .liars_dice import Variant, build_tree, make_variant, tree_size
@@ -22,7 +25,6 @@ from .players import (
     seat_rules,
     strategy_of,
 )
-from .tree import Tree, kuhn_tree, tree_sizes
 
 __all__ = [
     "Exploitability",
@@ -33,9 +35,9 @@ __all__ = [
     "build_tree",
     "checkpoint_strategy",
     "exploitability",
+    "game_tree",
     "game_value",
     "heuristic_strategy",
-    "kuhn_tree",
     "make_variant",
     "normalize",
     "player_strategy",

@@ -1,11 +1,14 @@
-"""CFR+ over a whole public tree (``tree.py``), exact best responses and exploitability.
+"""CFR+ over a whole public tree (``vecgames.core.tree``), exact best responses and exploitability.
 
 One walk of the tree (``_sweep``, depth-first below the split in ``_subtree``) does the three
 jobs, with every type of both players at once (vector form): CFR+ for one player (alternating
 updates, regret matching+, the average strategy weighted by the iteration; or DCFR), a best
 response for one player against a fixed strategy, and the value of a strategy profile.
 Counterfactual values at an information set (node, type) are the opponent's reach times
-chance times payoff, summed over the opponent's types. The subtrees below the split are
+chance times payoff, summed over the opponent's types. A public chance node (``CHANCE``) is
+walked as a node of neither player whose strategy is 1 on every edge: its outcome's
+probability is in the terminal matrices below it, so the reaches pass through unchanged and
+its value is the sum of its children's. The subtrees below the split are
 independent and their results are combined in a fixed order, so a solve gives the same bits
 at any thread count.
 """
@@ -19,10 +22,11 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import prange
+from numba.core.registry import CPUDispatcher
 
-from ..core.jit import jit
+from ..core.jit import LockedDispatcher, jit
+from ..core.tree import CHANCE, Tree
 from ..core.validation import check_choice, check_int, check_number
-from .tree import Tree
 
 CFR, BEST_RESPONSE, EVALUATE = 0, 1, 2
 
@@ -139,7 +143,9 @@ def _subtree(player, first_child, num_children, payoff, scale, matrices, max_dep
                 for r in range(rp):
                     cv[d, k[d] - 1, r] = v[r]
                 continue
-            if not (mode == BEST_RESPONSE and q == p):
+            if q == CHANCE:  # the opponent's branch with strategy 1: reaches unchanged
+                sig[d, :n] = 1.0
+            elif not (mode == BEST_RESPONSE and q == p):
                 _strategy(table, c0, n, r0 if q == 0 else r1, sig[d])
             k[d] = 0
         while k[d] < n and player[c0 + k[d]] < 0:  # terminal children, in place
@@ -183,13 +189,40 @@ def _subtree(player, first_child, num_children, payoff, scale, matrices, max_dep
 
 
 @jit(alloc=True, parallel=True)
+def _subtrees(player, first_child, num_children, payoff, scale, matrices, max_depth,
+              max_children, mode, p, table, avg, weight, order, threads, reach_opp, reach_own,
+              values):
+    """``_subtree`` at each root of ``order`` (largest first), spread over ``threads``
+    round-robin, each into its own row of ``values``."""
+    for j in prange(threads):
+        for i in range(j, order.shape[0], threads):
+            c = order[i]
+            _subtree(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                     max_children, mode, p, table, avg, weight, c, reach_opp[c], reach_own[c],
+                     values[c])
+
+
+@jit(alloc=True)
+def _subtrees_serial(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                     max_children, mode, p, table, avg, weight, order, reach_opp, reach_own,
+                     values):
+    """``_subtrees`` in the calling thread: launching threads costs about 20 us, more than
+    a small tree's (Kuhn's, Leduc's) whole walk."""
+    for i in range(order.shape[0]):
+        c = order[i]
+        _subtree(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                 max_children, mode, p, table, avg, weight, c, reach_opp[c], reach_own[c],
+                 values[c])
+
+
+@jit(alloc=True)
 def _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth,
            max_children, mode, p, table, avg, weight, top_end, item_end, order, threads):
     """One walk of the whole tree for player ``p``: the nodes above the split level (the
     first ``top_end``, breadth-first) serially, the subtrees below it (roots
     ``top_end .. item_end - 1``, in ``order``, largest first) spread over ``threads``
-    round-robin. Each subtree is computed alone and the results are combined in a fixed
-    order, so the values do not depend on the threads. Returns p's values at the root."""
+    (none launched for 1). Each subtree is computed alone and the results are combined in a
+    fixed order, so the values do not depend on the threads. Returns p's values at the root."""
     r0 = matrices.shape[1]
     r1 = matrices.shape[2]
     rp = r0 if p == 0 else r1
@@ -205,7 +238,9 @@ def _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth
             continue
         n = num_children[h]
         c0 = first_child[h]
-        if not (mode == BEST_RESPONSE and q == p):
+        if q == CHANCE:
+            sig[h, :n] = 1.0
+        elif not (mode == BEST_RESPONSE and q == p):
             _strategy(table, c0, n, r0 if q == 0 else r1, sig[h])
         for a in range(n):
             c = c0 + a
@@ -213,12 +248,14 @@ def _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth
                 reach_opp[c, o] = reach_opp[h, o] * (sig[h, a, o] if q != p else 1.0)
             for r in range(rp):
                 reach_own[c, r] = reach_own[h, r] * (sig[h, a, r] if q == p else 1.0)
-    for j in prange(threads):  # the subtrees
-        for i in range(j, order.shape[0], threads):
-            c = order[i]
-            _subtree(player, first_child, num_children, payoff, scale, matrices, max_depth,
-                     max_children, mode, p, table, avg, weight, c, reach_opp[c], reach_own[c],
-                     values[c])
+    if threads > 1:  # the subtrees
+        _subtrees(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                  max_children, mode, p, table, avg, weight, order, threads, reach_opp,
+                  reach_own, values)
+    else:
+        _subtrees_serial(player, first_child, num_children, payoff, scale, matrices,
+                         max_depth, max_children, mode, p, table, avg, weight, order,
+                         reach_opp, reach_own, values)
     for h in range(top_end - 1, -1, -1):  # backward: the nodes above the split
         q = player[h]
         if q < 0:
@@ -231,6 +268,24 @@ def _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth
         if mode == CFR and q == p:
             _update(table, avg, weight, c0, n, sig[h], cv, values[h], reach_own[h])
     return values[0].copy()
+
+
+@jit(alloc=True)
+def _iterate(player, first_child, num_children, payoff, scale, matrices, max_depth,
+             max_children, table, avg, weights, top_end, item_end, order, threads):
+    """CFR iterations, one per row of ``weights`` (``_update``'s), each the two players'
+    alternating sweeps: the same sweeps as from Python, in one call (a call from Python
+    costs more than a whole iteration on Kuhn poker)."""
+    for i in range(weights.shape[0]):
+        for p in range(2):
+            _sweep(player, first_child, num_children, payoff, scale, matrices, max_depth,
+                   max_children, CFR, p, table, avg, weights[i], top_end, item_end, order,
+                   threads)
+
+
+for _kernel in (_sweep, _iterate):  # they launch _subtrees' threads: under the lock of a
+    if type(_kernel) is CPUDispatcher:  # parallel kernel (core/jit.py; not with
+        _kernel.__class__ = LockedDispatcher  # NUMBA_DISABLE_JIT, a plain function)
 
 
 @jit
@@ -267,10 +322,11 @@ def _split(tree: Tree) -> Split:
 @jit
 def _normalize(player, first_child, num_children, r0, r1, weights, out):
     """out = weights normalised per (decision node, type) over the node's children; uniform
-    where the weights are all zero (an information set the strategy never reaches)."""
+    where the weights are all zero (an information set the strategy never reaches). A
+    chance node's edges stay 0."""
     for h in range(player.shape[0]):
         q = player[h]
-        if q < 0:
+        if q != 0 and q != 1:
             continue
         n = num_children[h]
         c0 = first_child[h]
@@ -282,13 +338,23 @@ def _normalize(player, first_child, num_children, r0, r1, weights, out):
                 out[c0 + a, r] = weights[c0 + a, r] / total if total > 0 else 1.0 / n
 
 
+SERIAL_WORK = 4096  # nodes x types below which a walk runs in one thread
+
+
+def _threads(tree: Tree) -> int:
+    """The threads of a walk: one for a tree too small to pay for launching them (any
+    count gives the same bits)."""
+    small = tree.num_nodes * max(tree.num_types) < SERIAL_WORK
+    return 1 if small else numba.get_num_threads()
+
+
 def _run(tree: Tree, mode: int, p: int, table: np.ndarray, avg: np.ndarray,
-         weight: np.ndarray | None = None) -> np.ndarray:
+         weight: np.ndarray | None = None, split: Split | None = None) -> np.ndarray:
     weight = np.zeros(5) if weight is None else weight
-    split = _split(tree)
+    split = _split(tree) if split is None else split
     return _sweep(tree.player, tree.first_child, tree.num_children, tree.payoff, tree.scale,
                   tree.matrices, tree.max_depth, tree.max_children, mode, p, table, avg, weight,
-                  split.top_end, split.item_end, split.order, numba.get_num_threads())
+                  split.top_end, split.item_end, split.order, _threads(tree))
 
 
 def edge_shape(tree: Tree) -> tuple[int, int]:
@@ -355,6 +421,7 @@ class Solution(NamedTuple):
 
 
 METHODS = ("cfr+", "dcfr")
+BATCH = 1024  # the most iterations ``solve`` runs in one call of ``_iterate``
 
 
 def _weights(method: str, t: int) -> np.ndarray:
@@ -382,10 +449,15 @@ def solve(tree: Tree, iterations: int = 1000, target: float | None = None,
     trace: list[tuple[int, float]] = []
     start = time.perf_counter()
     strategy, expl, t = uniform_strategy(tree), float("inf"), 0
+    split = _split(tree)  # once: it walks the whole tree
     while t < iterations:
-        t += 1
-        for p in (0, 1):
-            _run(tree, CFR, p, regret, avg, _weights(method, t))
+        # the iterations up to the next check (at most BATCH) in one call
+        end = min(iterations, (t // check_every + 1) * check_every, t + BATCH)
+        weights = np.array([_weights(method, s) for s in range(t + 1, end + 1)])
+        _iterate(tree.player, tree.first_child, tree.num_children, tree.payoff, tree.scale,
+                 tree.matrices, tree.max_depth, tree.max_children, regret, avg, weights,
+                 split.top_end, split.item_end, split.order, _threads(tree))
+        t = end
         if t % check_every == 0 or t == iterations:
             strategy = normalize(tree, avg)
             expl = exploitability(tree, strategy)

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from ..core.tree import Tree
 from ..core.validation import check_int
 from ..games.liars_dice.observe import OBSERVATIONS, obs_dim
 from ..games.liars_dice.rules import Rules, State
@@ -27,7 +28,6 @@ from ..policies.protocol import default_label, resolve_player
 from .cfr import best_response_value, game_value, uniform_strategy
 from .liars_dice import Variant, build_tree, check_tree, make_variant
 from .players import _observe_rows, strategy_of
-from .tree import Tree
 
 GAMES = ("liars_dice",)  # games whose small variants the exact walk covers
 

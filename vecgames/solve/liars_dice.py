@@ -1,4 +1,5 @@
-"""Two-player Liar's Dice under our rules (RULES.md §3) as a public tree (``tree.py``).
+"""Two-player Liar's Dice under our rules (RULES.md §3) as a public tree
+(``vecgames.core.tree``).
 
 Chance: each seat's roll, as the multiset of its faces with its multinomial probability (the
 order of the dice does not matter). Public tree: the round's bid histories. The legal bids
@@ -21,6 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ..core.jit import jit
+from ..core.tree import TERMINAL, Tree
 from ..core.validation import check_bool, check_choice, check_int
 from ..games.liars_dice.bids import (
     FEI,
@@ -32,7 +34,6 @@ from ..games.liars_dice.bids import (
     bid_table,
 )
 from ..games.liars_dice.rules import VARIANTS
-from .tree import TERMINAL, Tree
 
 MAX_BIDS = 63  # the bids made so far are one int64 bit set
 

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..core.jit import jit
+from ..core.tree import Tree
 from ..core.validation import check_int
 from ..games.liars_dice.observe import observe_one
 from ..games.liars_dice.rules import (
@@ -40,7 +41,6 @@ from ..games.liars_dice.rules import (
 )
 from .cfr import edge_shape, uniform_strategy
 from .liars_dice import Variant, packed, rolls, rules_table
-from .tree import Tree
 
 CHUNK_ROWS = 1 << 18  # information sets evaluated per batch (a row is ~0.5 KB)
 InfosetRows = tuple[np.ndarray, np.ndarray, State, Rules]  # nodes, packed rolls, rows, rules

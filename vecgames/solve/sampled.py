@@ -1,5 +1,6 @@
 """Self-play learners that approach equilibrium from sampled games: Monte Carlo CFR
-(Lanctot et al. 2009) over a public tree (``tree.py``), tabular because these trees fit.
+(Lanctot et al. 2009) over a public tree (``vecgames.core.tree``), tabular because these
+trees fit.
 
 Each episode deals the private types from the chance distribution and plays the round with
 both seats drawing from their current regret-matching strategies; the seat being updated
@@ -15,8 +16,13 @@ its current strategy to its average, whose normalisation converges to a Nash equ
   sampling reach (stochastically weighted averaging). It needs no restores, and many more
   steps: on 2 dice against 1, 0.21 after 30 M env steps where ``external`` is at 0.044.
 
-An env step is one action played. Episodes run in blocks, each drawn from the Numba stream
-``(seed, block)`` in one thread, so a run is the same for the same arguments.
+A public chance node (Leduc's board card) is sampled on-policy from its outcomes'
+probabilities given the dealt types (the tree's ``chance_probs``), and a terminal's payoff
+is divided by the probability of the whole deal drawn (types and chance outcomes).
+
+An env step is one action played (a chance outcome is not one). Episodes run in blocks,
+each drawn from the Numba stream ``(seed, block)`` in one thread, so a run is the same for
+the same arguments.
 """
 
 from __future__ import annotations
@@ -28,9 +34,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..core.jit import jit
+from ..core.tree import CHANCE, Tree
 from ..core.validation import check_choice, check_int, check_number
 from .cfr import edge_shape, exploitability, game_value, normalize
-from .tree import Tree
 
 
 @jit
@@ -66,14 +72,22 @@ def _draw(probs, n):
 @jit
 def _payoff(scale, matrices, payoff, h, types, chance, me):
     """The updated seat's payoff at terminal ``h`` for the dealt ``types`` (the matrices hold
-    the chance weight ``chance`` already)."""
+    the chance weight ``chance`` already: the deal's, times the chance outcomes' on the way)."""
     u = scale[h] * matrices[payoff[h], types[0], types[1]] / chance
     return u if me == 0 else -u
 
 
+@jit
+def _chance(chance_edge, chance_probs, c0, n, types, out):
+    """out[a] = the probability of chance outcome a (children c0..) given the dealt types."""
+    for a in range(n):
+        out[a] = chance_probs[chance_edge[c0 + a], types[0], types[1]]
+
+
 @jit(alloc=True)
 def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, deal_cdf,
-              max_depth, max_children, regrets, avg, epsilon, first, count, seed):
+              max_depth, max_children, chance_edge, chance_probs, regrets, avg, epsilon, first,
+              count, seed):
     """Play episodes ``first .. first + count - 1`` (seat ``e % 2`` updates in episode e),
     updating ``regrets`` and ``avg`` in place; returns the env steps taken."""
     np.random.seed(seed)
@@ -92,13 +106,20 @@ def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, d
         reach[1] = 1.0
         q = 1.0  # the sampling probability of the prefix (both seats; chance is on-policy)
         q_me = 1.0  # the updated seat's own part of it
+        chance = deal[types[0], types[1]]  # the deal's probability, and the outcomes' on the way
         h = 0
         d = 0
         while player[h] >= 0:
             p = player[h]
-            t = types[p]
             c0 = first_child[h]
             n = num_children[h]
+            if p == CHANCE:  # not on the path: nobody's regrets or reach
+                _chance(chance_edge, chance_probs, c0, n, types, sample)
+                a = _draw(sample, n)
+                chance *= sample[a]
+                h = c0 + a
+                continue
+            t = types[p]
             _regret_matching(regrets, c0, n, t, sigma)
             for a in range(n):
                 sample[a] = epsilon / n + (1.0 - epsilon) * sigma[a] if p == me else sigma[a]
@@ -117,7 +138,7 @@ def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, d
             h = c0 + a
             d += 1
         steps += d
-        weight = _payoff(scale, matrices, payoff, h, types, deal[types[0], types[1]], me) / q_me
+        weight = _payoff(scale, matrices, payoff, h, types, chance, me) / q_me
         tail = 1.0  # the updated seat's own probability of the rest of the game
         for j in range(d - 1, -1, -1):
             h = path_node[j]
@@ -140,7 +161,8 @@ def _outcome(player, first_child, num_children, payoff, scale, matrices, deal, d
 
 @jit(alloc=True)
 def _external(player, first_child, num_children, payoff, scale, matrices, deal, deal_cdf,
-              max_depth, max_children, regrets, avg, first, count, seed):
+              max_depth, max_children, chance_edge, chance_probs, regrets, avg, first, count,
+              seed):
     """External-sampling episodes ``first .. first + count - 1``: the deal and the other
     seat's actions are sampled, the updated seat (``e % 2``) tries each of its actions from
     the states it reaches; returns the env steps taken (every action played from a state)."""
@@ -151,11 +173,12 @@ def _external(player, first_child, num_children, payoff, scale, matrices, deal, 
     k = np.zeros(depth, np.int64)
     sig = np.zeros((depth, max_children))
     val = np.zeros((depth, max_children))
+    chance = np.zeros(depth)  # the probability of the deal and the chance outcomes to depth d
     steps = 0
     for e in range(first, first + count):
         me = e % 2
         types = _deal(deal_cdf, r1n)
-        chance = deal[types[0], types[1]]
+        chance[0] = deal[types[0], types[1]]
         node[0] = 0
         k[0] = -1
         d = 0
@@ -166,7 +189,20 @@ def _external(player, first_child, num_children, payoff, scale, matrices, deal, 
             p = player[h]
             if k[d] < 0 and p < 0:  # a terminal: the updated seat's payoff
                 d -= 1
-                val[d, k[d]] = _payoff(scale, matrices, payoff, h, types, chance, me)
+                val[d, k[d]] = _payoff(scale, matrices, payoff, h, types, chance[d + 1], me)
+                continue
+            if p == CHANCE:  # one outcome drawn; its value passes up unchanged
+                if k[d] < 0:
+                    _chance(chance_edge, chance_probs, c0, n, types, sig[d])
+                    k[d] = _draw(sig[d], n)
+                    node[d + 1] = c0 + k[d]
+                    k[d + 1] = -1
+                    chance[d + 1] = chance[d] * sig[d, k[d]]
+                    d += 1
+                else:
+                    d -= 1
+                    if d >= 0:
+                        val[d, k[d]] = val[d + 1, k[d + 1]]
                 continue
             t = types[p]
             if k[d] < 0:  # arriving: the current strategy; explore all, or sample one
@@ -194,6 +230,7 @@ def _external(player, first_child, num_children, payoff, scale, matrices, deal, 
                 continue
             node[d + 1] = c0 + k[d]
             k[d + 1] = -1
+            chance[d + 1] = chance[d]
             d += 1
             steps += 1
     return steps
@@ -212,6 +249,18 @@ class Learned(NamedTuple):
 METHODS = ("external", "outcome")
 
 
+def _chance_arrays(tree: Tree) -> tuple[np.ndarray, np.ndarray]:
+    """The tree's chance edges and probabilities for the kernels (placeholders, never read,
+    without chance nodes); a tree with chance nodes but no probabilities is refused."""
+    if not tree.has_chance:
+        return np.full(tree.num_nodes, -1, np.int32), np.zeros((1, *tree.num_types))
+    if tree.chance_edge is None or tree.chance_probs is None:
+        raise ValueError("tree has chance nodes but no chance_edge/chance_probs to sample "
+                         "them from (build it with vecgames.core.tree.from_nested)")
+    return (np.ascontiguousarray(tree.chance_edge, np.int32),
+            np.ascontiguousarray(tree.chance_probs, np.float64))
+
+
 def learn(tree: Tree, deal: np.ndarray, env_steps: int, *, method: str = "external",
           epsilon: float = 0.6, seed: int = 0, checks: int = 20, block: int = 1_000,
           progress: Callable[[int, float], None] | None = None) -> Learned:
@@ -219,7 +268,8 @@ def learn(tree: Tree, deal: np.ndarray, env_steps: int, *, method: str = "extern
     latter's exploration) on ``tree`` until ``env_steps`` actions have been played.
 
     ``deal``: ``[R0, R1]`` the chance probability of each pair of types (it must agree with
-    the tree's payoff matrices, which hold it already). The average strategy's exact
+    the tree's payoff matrices, which hold it already). Public chance nodes are drawn from
+    the tree's ``chance_probs``. The average strategy's exact
     exploitability is measured ``checks`` times, at steps spaced evenly on a log scale (the
     trace to plot against env steps). Episodes run in blocks of ``block``, each drawn from
     the stream ``(seed, block number)``."""
@@ -240,6 +290,7 @@ def learn(tree: Tree, deal: np.ndarray, env_steps: int, *, method: str = "extern
         raise ValueError(f"deal must be probabilities summing to 1, got sum {deal.sum():.6g}")
     deal = np.ascontiguousarray(deal, np.float64)
     cdf = np.cumsum(deal.ravel())
+    chance_edge, chance_probs = _chance_arrays(tree)
     regrets = np.zeros(edge_shape(tree))
     avg = np.zeros(edge_shape(tree))
     marks = sorted(set(np.unique(np.geomspace(max(1, env_steps / 1000), env_steps, checks)
@@ -254,7 +305,7 @@ def learn(tree: Tree, deal: np.ndarray, env_steps: int, *, method: str = "extern
             stream = (seed * 1_000_003 + blocks) % 2**32
             arrays = (tree.player, tree.first_child, tree.num_children, tree.payoff,
                       tree.scale, tree.matrices, deal, cdf, tree.max_depth,
-                      tree.max_children, regrets, avg)
+                      tree.max_children, chance_edge, chance_probs, regrets, avg)
             if method == "outcome":
                 steps += int(_outcome(*arrays, epsilon, episodes, block, stream))
             else:

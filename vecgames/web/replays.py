@@ -58,7 +58,7 @@ class ReplayDoc:
     def summary(self) -> dict[str, Any]:
         r = self.replay
         return {"id": self.id, "name": self.name, "game": r["game"],
-                "title": views.TITLES[r["game"]], "players": r["players"], "deal": r["deal"],
+                "title": views.title_of(r["game"]), "players": r["players"], "deal": r["deal"],
                 "seed": r["seed"], "moves": len(r["actions"]), "rewards": r["rewards"]}
 
     def frames(self, reveal: bool, start: int = 0,

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib
 import secrets
 import threading
 import time
@@ -33,22 +32,14 @@ import numpy as np
 from ..arena.replay import Action, apply_action
 from ..core.guide import describe_options
 from ..core.simulation import numba_threads
-from ..games.catalog import guide_module
+from ..games.catalog import guide_module, rules_module, spec_of
 from ..policies.human import row_state
 from . import views
 
-GAMES = tuple(views.VIEW_MODULES)
+GAMES = views.web_games()
 MAX_GAMES_PER_MATCH = 1000
 MAX_STEPS_PER_GAME = 20_000  # a guard: a game still going then ends as truncated
 LOG_LINES = 300  # the move log kept per session (the latest lines)
-# Rule options that set how long a game may run, bounded on the web (the library takes more):
-# a request cannot make one game or one arena run for minutes.
-WEB_OPTION_LIMITS: dict[str, dict[str, int]] = {
-    "liars_dice": {"num_rounds": 100, "max_round_steps": 1000},
-    "zhajinhua": {"max_rounds": 100},
-    "dayaoguai": {"max_steps": 5000},
-    "holdem": {"stack": 100_000},
-}
 SERVER_KEY = secrets.token_bytes(32)  # drawn per process (an app draws its own)
 
 
@@ -71,10 +62,6 @@ class WebError(Exception):
         self.status = status
 
 
-def rules_module(game: str) -> Any:
-    return importlib.import_module(f"vecgames.games.{game}.rules")
-
-
 def check_game(game: Any) -> str:
     if not isinstance(game, str) or game not in GAMES:
         raise WebError(f"game must be one of {', '.join(GAMES)}, got {game!r}")
@@ -93,7 +80,7 @@ def check_options(game: str, options: Any) -> dict[str, Any]:
         raise WebError(f"unknown rule option(s) {unknown} for {game}; the options are "
                        f"{sorted(defaults)}")
     out = {}
-    limits = WEB_OPTION_LIMITS.get(game, {})
+    limits = spec_of(game).web_limits
     for key, value in options.items():
         if not (value is None or isinstance(value, (bool, int, str))):
             raise WebError(f"rule option {key!r} must be a number, a word or true/false")
@@ -181,7 +168,7 @@ class Catalog:
     def _option_docs(game: str, docs: Any) -> dict[str, dict[str, Any]]:
         """The labels, help and choices of the rule options, with the web's caps as ``max``."""
         out = describe_options(docs)
-        for name, cap in WEB_OPTION_LIMITS.get(game, {}).items():
+        for name, cap in spec_of(game).web_limits.items():
             out[name]["max"] = cap
         return out
 
@@ -190,7 +177,7 @@ class Catalog:
         out = []
         for game in GAMES:
             view, rules, guide = views.view_of(game), rules_module(game), guide_module(game)
-            out.append({"name": game, "title": views.TITLES[game],
+            out.append({"name": game, "title": views.title_of(game),
                         "options": rules.DEFAULT_OPTIONS,
                         "option_docs": self._option_docs(game, guide.OPTION_DOCS),
                         "how_to_play": [list(part) for part in guide.HOW_TO_PLAY],
@@ -451,7 +438,7 @@ class Session:
             table["raise"] = None  # the raise range is the acting seat's business
         # a seat learns the seed (the env's: it rebuilds the deals) once the match is over
         seed = self.deal_seed if self.seat is None or self.status == "finished" else None
-        return {"id": self.id, "game": self.game, "title": views.TITLES[self.game],
+        return {"id": self.id, "game": self.game, "title": views.title_of(self.game),
                 "mode": "watch" if self.seat is None else "play", "seat": self.seat,
                 "labels": self.labels, "status": self.status, "game_no": self.game_no,
                 "games": self.games, "seed": seed, "version": self.version,

@@ -25,6 +25,8 @@ min-raise, then all-in. A fraction is legal when its amount lies within the rais
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ...core.jit import jit
@@ -158,3 +160,12 @@ def observe_one(s, i, r, bounds, out):
     if lo <= hi:
         out[AMOUNTS + 2] = lo * scale
         out[AMOUNTS + 3] = hi * scale
+
+
+def exact_action(s: Any, env: Any, action: Any) -> tuple[int, int]:
+    """(kind, raise-to) of a one-env state's action id, or of an exact pair (a built-in
+    player's) as it is."""
+    if isinstance(action, tuple):
+        return action
+    kind, amount = discrete_to_amount(s, 0, env.rules, action, env.fractions)
+    return int(kind), int(amount)

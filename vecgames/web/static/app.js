@@ -68,8 +68,8 @@ function cardEl(c) {
   const red = c.s === "h" || c.s === "d";
   const rank = c.r === "T" ? "10" : c.r;  // one convention on every table: Da Yaoguai says 10
   return h("div", { class: `card ${red ? "red" : "black"}`, "data-card": c.card,
-                    title: rank + SUITS[c.s] },
-           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, SUITS[c.s]));
+                    title: rank + (SUITS[c.s] || "") },
+           h("span", { class: "rank" }, rank), h("span", { class: "suit" }, SUITS[c.s] || ""));
 }
 
 function cards(list, count) {
@@ -213,6 +213,26 @@ const TABLES = {
     return layout(msg, seats, center);
   },
 };
+
+// A game without a layout of its own: each seat's cards and figures, the table's public
+// cards and figures, read from the plain fields of its JSON view (cards: lists of cards).
+function plainTable(msg) {
+  const t = msg.table;
+  const figures = (o) => Object.entries(o)
+    .filter(([k, v]) => !["player", "count"].includes(k) && v !== null && typeof v !== "object")
+    .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`).join(" · ");
+  const seats = t.seats.map((s, p) => seatBox(msg, p, [
+    "cards" in s ? cards(s.cards, s.count || 1) : "",
+    h("div", { class: "seat-info" }, figures(s))]));
+  const center = h("div", { class: "center" },
+    t.board ? h("div", { class: "board" }, t.board.length ? cards(t.board, 0) : "") : "",
+    h("div", {}, figures(t)));
+  return layout(msg, seats, center);
+}
+
+function tableOf(msg) {
+  return (TABLES[msg.game] || plainTable)(msg);
+}
 
 function layout(msg, seats, center) {
   const mine = msg.seat === null ? [] : [seats[msg.seat]];
@@ -397,7 +417,7 @@ async function stepWatch(msg) {
 function renderSession(msg) {
   stopTimer();
   const main = document.getElementById("main");
-  const table = TABLES[msg.game](msg);
+  const table = tableOf(msg);
   const title = msg.mode === "watch" ? `Watching ${msg.title}` : `${msg.title}: you are seat ${msg.seat}`;
   main.replaceChildren(h("section", { id: "game", "data-game": msg.game,
                                       "data-version": msg.version, "data-status": msg.status },
@@ -628,7 +648,7 @@ async function replayView(id) {
         h("a", { href: `/api/replays/${id}/file`, download: "" }, "download")),
       howToPlay(first.game),
       h("div", { class: "play-area" },
-        h("div", { class: "table-col" }, TABLES[first.game](msg),
+        h("div", { class: "table-col" }, tableOf({ ...msg, game: first.game }),
           h("div", { class: "now", id: "now" }, k ? f.lines.join(" · ") : "the deal")),
         h("aside", {}, h("h3", {}, "Moves"), logPanel(log)))));
   };

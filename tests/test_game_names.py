@@ -1,0 +1,181 @@
+"""One game, one package: outside a game's package, no module names a game.
+
+Read from the source (``ast``), as ``tests/test_layers.py`` reads imports. A module names a
+game when a string in it is exactly the game's name (or an alias: ``"liars-dice"``), or when it
+imports from a game's package (``vecgames.games.<game>``) or from a module named after a game
+(``vecgames.policies.holdem``). Every layer reads a game from its spec instead
+(``vecgames.games.catalog.spec_of``). The catalogue's list of packages is the one exception.
+
+``PENDING`` holds the modules that still name games, with how many times: the count of each
+may only go down (when one reaches 0, delete its line), and no other module may name one.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = {"vecgames": ROOT / "vecgames", "vecgames.analysis": ROOT / "analysis",
+           "vecgames.training": ROOT / "training"}
+GAME_PACKAGE = re.compile(r"vecgames\.games\.([a-z_0-9]+)(\.|$)")
+EXEMPT = {"vecgames.games.catalog"}  # the list of the games' packages
+
+# module -> game names in it today (see the module docstring). Only ever lower these.
+PENDING: dict[str, int] = {
+    "vecgames.adapters.pz_env": 2,
+    "vecgames.adapters.seats": 1,
+    "vecgames.adapters.torchrl_env": 1,
+    "vecgames.analysis": 1,
+    "vecgames.analysis.arena_section": 1,
+    "vecgames.analysis.dayaoguai_report": 6,
+    "vecgames.analysis.hanabi_report": 4,
+    "vecgames.analysis.holdem_betting": 2,
+    "vecgames.analysis.holdem_report": 2,
+    "vecgames.analysis.liars_dice_odds": 4,
+    "vecgames.analysis.liars_dice_report": 2,
+    "vecgames.analysis.zhajinhua_report": 1,
+    "vecgames.play.dayaoguai": 3,
+    "vecgames.play.hanabi": 3,
+    "vecgames.play.holdem": 3,
+    "vecgames.play.liars_dice": 5,
+    "vecgames.play.liars_dice_view": 4,
+    "vecgames.play.zhajinhua": 3,
+    "vecgames.policies.builtin": 4,
+    "vecgames.policies.checkpoint": 4,
+    "vecgames.policies.dayaoguai": 1,
+    "vecgames.policies.dayaoguai_plan": 1,
+    "vecgames.policies.dayaoguai_shed": 1,
+    "vecgames.policies.hanabi": 1,
+    "vecgames.policies.hanabi_convention_view": 2,
+    "vecgames.policies.hanabi_conventions": 1,
+    "vecgames.policies.hanabi_hat": 1,
+    "vecgames.policies.hanabi_rules_player": 1,
+    "vecgames.policies.hanabi_search": 1,
+    "vecgames.policies.holdem": 3,
+    "vecgames.policies.holdem_equity": 2,
+    "vecgames.policies.liars_dice": 3,
+    "vecgames.policies.liars_dice_odds": 3,
+    "vecgames.policies.liars_dice_odds_tables": 2,
+    "vecgames.policies.nets": 1,
+    "vecgames.policies.zhajinhua": 1,
+    "vecgames.simulators.dayaoguai": 3,
+    "vecgames.simulators.dayaoguai_record": 3,
+    "vecgames.simulators.hanabi": 3,
+    "vecgames.simulators.hanabi_record": 3,
+    "vecgames.simulators.holdem": 3,
+    "vecgames.simulators.holdem_log": 1,
+    "vecgames.simulators.holdem_record": 3,
+    "vecgames.simulators.liars_dice": 4,
+    "vecgames.simulators.liars_dice_record": 5,
+    "vecgames.simulators.mixed": 3,
+    "vecgames.simulators.zhajinhua": 3,
+    "vecgames.simulators.zhajinhua_record": 3,
+    "vecgames.solve": 1,
+    "vecgames.solve.judge": 7,
+    "vecgames.solve.liars_dice": 2,
+    "vecgames.solve.players": 4,
+    "vecgames.solve.strategy_player": 3,
+    "vecgames.training.__main__": 1,
+    "vecgames.training.dayaoguai": 5,
+    "vecgames.training.evaluation": 1,
+    "vecgames.training.exploit": 9,
+    "vecgames.training.hanabi": 2,
+    "vecgames.training.holdem": 5,
+    "vecgames.training.liars_dice": 6,
+    "vecgames.training.liars_dice_equilibrium": 2,
+    "vecgames.training.pg": 1,
+    "vecgames.training.zhajinhua": 1,
+    "vecgames.training.zoo_export": 3,
+    "vecgames.web.arena_jobs": 2,
+    "vecgames.web.sessions": 3,
+}
+
+
+def _games() -> set[str]:
+    names = {p.name for p in (ROOT / "vecgames" / "games").iterdir()
+             if p.is_dir() and (p / "spec.py").is_file()}
+    return names | {"liars-dice"}
+
+
+GAMES = _games()
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for name, folder in SOURCES.items():
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([name, *parts])] = path
+    return found
+
+
+def _own_game(module: str) -> str | None:
+    m = GAME_PACKAGE.match(module)
+    return m.group(1) if m and m.group(1) in GAMES else None
+
+
+def _names_game(target: str) -> bool:
+    """Whether an imported module path is a game's package or a module named after a game."""
+    if _own_game(target):
+        return True
+    parts = target.split(".")
+    return any(part in GAMES or part.removesuffix("_record").removesuffix("_report")
+               .removesuffix("_view") in GAMES for part in parts[1:])
+
+
+def mentions(module: str, path: Path) -> int:
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    count = 0
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            count += node.value in GAMES
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[:len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            count += _names_game(target)
+        elif isinstance(node, ast.Import):
+            count += sum(_names_game(alias.name) for alias in node.names)
+    return count
+
+
+def _counts() -> dict[str, int]:
+    out = {}
+    for module, path in _modules().items():
+        if _own_game(module) or module in EXEMPT:
+            continue
+        n = mentions(module, path)
+        if n:
+            out[module] = n
+    return out
+
+
+def test_no_module_outside_a_game_names_one():
+    counts = _counts()
+    new = {m: n for m, n in counts.items() if m not in PENDING}
+    assert not new, (f"these modules name a game; read it from its spec instead "
+                     f"(vecgames.games.catalog.spec_of): {new}")
+    grown = {m: (PENDING[m], n) for m, n in counts.items() if n > PENDING.get(m, 0)}
+    assert not grown, f"more game names than before (was, now): {grown}"
+    done = sorted(m for m in PENDING if counts.get(m, 0) < PENDING[m])
+    assert not done, f"fewer game names now: lower (or delete) these lines of PENDING: {done}"
+
+
+def test_the_check_sees_a_game_name(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text('from vecgames.games.holdem.rules import field\n'
+                    'from vecgames.policies.hanabi import POLICIES\nGAME = "liars_dice"\n'
+                    'TEXT = "a liars_dice game"\n')
+    assert mentions("vecgames.arena.m", path) == 3
+
+
+def test_every_game_package_has_a_spec_in_the_catalogue():
+    from vecgames.games.catalog import PACKAGES
+
+    assert {p.rpartition(".")[2] for p in PACKAGES} == GAMES - {"liars-dice"}

@@ -1,0 +1,25 @@
+"""Da Yaoguai as every layer sees it (``vecgames.games.spec``)."""
+
+from __future__ import annotations
+
+from ..spec import GameSpec, seat_columns
+
+SPEC = GameSpec(
+    name="dayaoguai", title='Da Yaoguai', gym_name="DaYaoguai",
+    payoffs=seat_columns("beans"), payoff_unit="beans", network="policy_net",
+    web_limits={"max_steps": 5000},
+    parts={
+        "env": "vecgames.games.dayaoguai:DaYaoguaiEnv",
+        "rules": "vecgames.games.dayaoguai.rules",
+        "guide": "vecgames.games.dayaoguai.guide",
+        "players": "vecgames.policies.dayaoguai",
+        "simulate": "vecgames.simulators.dayaoguai",
+        "record": "vecgames.simulators.dayaoguai_record",
+        "view": "vecgames.play.dayaoguai:VIEW",
+        "table_view": "vecgames.games.dayaoguai.table_view",
+        "play": "vecgames.play.dayaoguai",
+        "summary": "vecgames.analysis.dayaoguai_report:print_summary",
+        "report": "vecgames.analysis.dayaoguai_report",
+        "trainer": "vecgames.training.dayaoguai",
+    },
+)

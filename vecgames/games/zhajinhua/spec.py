@@ -1,0 +1,26 @@
+"""Zha Jin Hua as every layer sees it (``vecgames.games.spec``)."""
+
+from __future__ import annotations
+
+from ..spec import GameSpec, seat_columns
+
+SPEC = GameSpec(
+    name="zhajinhua", title='Zha Jin Hua', gym_name="ZhaJinHua",
+    payoffs=seat_columns("chips"), payoff_unit="chips", network="policy_net",
+    observation=("obs", "vecgames.games.zhajinhua.env:OBSERVATIONS"),
+    web_limits={"max_rounds": 100},
+    parts={
+        "env": "vecgames.games.zhajinhua:ZhaJinHuaEnv",
+        "rules": "vecgames.games.zhajinhua.rules",
+        "guide": "vecgames.games.zhajinhua.guide",
+        "players": "vecgames.policies.zhajinhua",
+        "simulate": "vecgames.simulators.zhajinhua",
+        "record": "vecgames.simulators.zhajinhua_record",
+        "view": "vecgames.play.zhajinhua:VIEW",
+        "table_view": "vecgames.games.zhajinhua.table_view",
+        "play": "vecgames.play.zhajinhua",
+        "summary": "vecgames.analysis.zhajinhua_report:print_summary",
+        "report": "vecgames.analysis.zhajinhua_report",
+        "trainer": "vecgames.training.zhajinhua",
+    },
+)
