@@ -25,7 +25,7 @@ import numpy as np  # noqa: E402
 
 import vecgames  # noqa: E402
 from benchmarks.timing import print_table  # noqa: E402
-from vecgames.policies.hanabi_search import (  # noqa: E402
+from vecgames.games.hanabi.players_search import (  # noqa: E402
     BLUEPRINT,
     BLUEPRINT_NAMES,
     DEALS,

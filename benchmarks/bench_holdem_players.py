@@ -24,8 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import vecgames  # noqa: E402
 from benchmarks.timing import best_seconds, print_table  # noqa: E402
+from vecgames.games.holdem import players as holdem  # noqa: E402
 from vecgames.games.holdem.rules import STREET  # noqa: E402
-from vecgames.policies import holdem  # noqa: E402
 
 PLAYERS = ("equity", "strength", "random")
 

@@ -33,7 +33,7 @@ from benchmarks.timing import best_seconds, print_table  # noqa: E402
 from vecgames.core import jit as jit_module  # noqa: E402
 from vecgames.core.jit import jit  # noqa: E402
 from vecgames.games.hanabi import observe  # noqa: E402
-from vecgames.simulators import holdem as holdem_sim  # noqa: E402
+from vecgames.games.holdem import simulate as holdem_sim  # noqa: E402
 
 
 def holdem_rows(hands: int) -> list[list[str]]:

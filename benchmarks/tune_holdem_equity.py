@@ -23,6 +23,8 @@ from numba import prange
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from vecgames.core.rng import seed_stream  # noqa: E402
+from vecgames.games.holdem import players as holdem  # noqa: E402
+from vecgames.games.holdem import players_equity as E  # noqa: E402
 from vecgames.games.holdem.rules import (  # noqa: E402
     HAND_OVER,
     PAID,
@@ -34,8 +36,6 @@ from vecgames.games.holdem.rules import (  # noqa: E402
     make_rules,
     new_state,
 )
-from vecgames.policies import holdem  # noqa: E402
-from vecgames.policies import holdem_equity as E  # noqa: E402
 
 
 @numba.njit

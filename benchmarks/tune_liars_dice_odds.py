@@ -26,6 +26,8 @@ from numba import prange  # noqa: E402
 import vecgames.games.liars_dice  # noqa: E402, F401  # before its policies
 from vecgames.core.jit import jit  # noqa: E402
 from vecgames.core.rng import keyed_start, seed_key  # noqa: E402
+from vecgames.games.liars_dice.players import DEFAULT_THRESHOLD, heuristic  # noqa: E402
+from vecgames.games.liars_dice.players_odds import PARAM_NAMES, PARAMS, decide  # noqa: E402
 from vecgames.games.liars_dice.rules import (  # noqa: E402
     LOSER,
     PLAYER,
@@ -35,8 +37,6 @@ from vecgames.games.liars_dice.rules import (  # noqa: E402
     play_legal,
     reset_match,
 )
-from vecgames.policies.liars_dice import DEFAULT_THRESHOLD, heuristic  # noqa: E402
-from vecgames.policies.liars_dice_odds import PARAM_NAMES, PARAMS, decide  # noqa: E402
 
 GRID = {
     "beta": [0.5, 1.0, 1.5, 2.0, 3.0, 4.0],

@@ -8,8 +8,8 @@ from collections.abc import Callable
 
 import numpy as np
 
+from vecgames.games.hanabi import players as hanabi
 from vecgames.games.hanabi.rules import DEALT, HAND, HINT_BITS, HINTS, PLAYER, TERMINAL, State
-from vecgames.policies import hanabi
 
 # (state, env, seat, hand size) -> per slot, the set of types (bit t) the player allows there
 PublicSets = Callable[[State, int, int, int], list[int]]

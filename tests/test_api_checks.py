@@ -25,7 +25,7 @@ def test_simulate_policy_type(policy):
 
 def test_game_simulate_needs_a_policy():
     """None means the default player only in ``vecgames.simulate``, not in a game's module."""
-    from vecgames.simulators.zhajinhua import simulate
+    from vecgames.games.zhajinhua.simulate import simulate
 
     with pytest.raises(TypeError, match="policy"):
         simulate(10, policy=None)

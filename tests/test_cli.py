@@ -155,9 +155,9 @@ def test_subcommands_are_all_walked():
 
 def test_play_forwards_args(monkeypatch):
     seen: list[list[str]] = []
-    fake = types.ModuleType("vecgames.play.liars_dice")
+    fake = types.ModuleType("vecgames.games.liars_dice.play")
     fake.main = lambda argv=None: seen.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "vecgames.play.liars_dice", fake)
+    monkeypatch.setitem(sys.modules, "vecgames.games.liars_dice.play", fake)
     assert main(["play", "liars-dice", "--players", "3", "--help"]) == 0
     assert seen == [["--players", "3", "--help"]]
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import vecgames
 from vecgames.games.dayaoguai import beats, card_name
+from vecgames.games.dayaoguai.players import policy_action
 from vecgames.games.dayaoguai.rules import (
     DIAMOND_JACK,
     HAND,
@@ -26,7 +27,6 @@ from vecgames.games.dayaoguai.rules import (
     reset_one,
     step_one,
 )
-from vecgames.policies.dayaoguai import policy_action
 
 # Row: the card played (J Q K 3 8 5 10); column: the card under it. 1 = may be played on it.
 #            J  Q  K  3  8  5  10

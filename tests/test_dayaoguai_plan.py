@@ -9,10 +9,10 @@ import pandas as pd
 
 import vecgames
 import vecgames.games.dayaoguai  # noqa: F401  # before its policies (they import its rules)
+from vecgames.games.dayaoguai import players as dayaoguai
+from vecgames.games.dayaoguai.players_plan import _candidates
 from vecgames.games.dayaoguai.rules import HAND, KNOWN, PASS, PLAYER
-from vecgames.policies import dayaoguai
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.dayaoguai_plan import _candidates
 
 
 def test_existing_players_keep_their_codes():

@@ -12,6 +12,7 @@ from vecgames.analysis.dayaoguai_report import limit_table, seat_table, write_re
 from vecgames.api import default_policy
 from vecgames.games.dayaoguai import DEFAULT_OPTIONS, beats, make_rules
 from vecgames.games.dayaoguai.names import XIYOUJI, seat_label
+from vecgames.games.dayaoguai.players import SHED, policy_action
 from vecgames.games.dayaoguai.rules import (
     FIRST,
     HAND,
@@ -23,7 +24,6 @@ from vecgames.games.dayaoguai.rules import (
     TOP,
     new_state,
 )
-from vecgames.policies.dayaoguai import SHED, policy_action
 
 # cards: id = 4 x rank + suit, ranks J Q K 3 8 5 10, suits h s c d
 J_S, THREE_H, EIGHT_H, FIVE_H, TEN_H = 1, 12, 16, 20, 24

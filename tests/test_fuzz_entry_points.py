@@ -14,7 +14,6 @@ kernels compile (or load from Numba's cache) once per process and are reused.
 from __future__ import annotations
 
 import contextlib
-import importlib
 import inspect
 import io
 import math
@@ -34,10 +33,11 @@ import vecgames
 from vecgames.api import simulation_module
 from vecgames.cli import main as cli_main
 from vecgames.cli import subcommands
+from vecgames.games.catalog import spec_of
 from vecgames.games.hanabi import jaxmarl
 from vecgames.games.hanabi.rules import DECK_SIZE
 from vecgames.games.holdem.facade import TexasPoker
-from vecgames.play.liars_dice import LiarsDiceGame
+from vecgames.games.liars_dice.play import LiarsDiceGame
 
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
@@ -103,7 +103,7 @@ UNKNOWN_OPTIONS = ("bogus", "players", "Num_players", "numPlayers", "stack_size"
 
 def test_fuzzed_options_are_the_games_options() -> None:
     for game in GAMES:
-        rules = importlib.import_module(f"vecgames.games.{game}.rules")
+        rules = spec_of(game).load("rules")
         assert sorted(OPTIONS[game]) == sorted(rules.DEFAULT_OPTIONS), game
 
 
@@ -401,7 +401,7 @@ def test_ray_tables_check_before_connecting(cells: Any, samples: Any, seed: Any,
 def test_simulate_without_policy_names_it() -> None:
     """A game module needs a player; ``vecgames.simulate`` reads None as the default one."""
     for game in GAMES:
-        module = importlib.import_module(f"vecgames.simulators.{game}")
+        module = spec_of(game).load("simulate")
         with pytest.raises(TypeError, match="policy"):
             module.simulate(2, policy=None)
 

@@ -52,7 +52,7 @@ def test_the_guides_name_the_terms_a_player_meets():
 
 
 def test_zhajinhua_names_the_call():
-    from vecgames.play.zhajinhua import VIEW
+    from vecgames.games.zhajinhua.view import VIEW
     from vecgames.policies.human import row_state
 
     env = vecgames.make("zhajinhua", num_envs=1, seed=0, num_players=3)

@@ -11,9 +11,9 @@ from hanabi_redeal import copy_state, redeal_own_cards
 from test_hanabi_conventions import _public_sets
 
 import vecgames
+from vecgames.games.hanabi.players_convention_view import SLOT_VALUES, ConventionView, view_dim
 from vecgames.games.hanabi.rules import INFO, MAX_INFO
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.hanabi_convention_view import SLOT_VALUES, ConventionView, view_dim
 
 
 def _env(players: int, num_envs: int = 64, seed: int = 1):

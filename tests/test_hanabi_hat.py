@@ -10,10 +10,10 @@ import pytest
 from hanabi_redeal import honesty_counts, own_cards
 
 import vecgames
+from vecgames.games.hanabi import players as hanabi
+from vecgames.games.hanabi.players_hat import COLOR_EXP, RANK_EXP
 from vecgames.games.hanabi.rules import KNOW
-from vecgames.policies import hanabi
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.hanabi_hat import COLOR_EXP, RANK_EXP
 
 
 def _play(env, player, steps):

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 import vecgames
 from vecgames.core.rng import seed_streams
+from vecgames.games.hanabi.players import policy_action
 from vecgames.games.hanabi.rules import (
     CARD_TYPE,
     DEALT,
@@ -33,7 +34,6 @@ from vecgames.games.hanabi.rules import (
     reset_one,
     step_one,
 )
-from vecgames.policies.hanabi import policy_action
 
 FULL_COUNTS = np.bincount(CARD_TYPE, minlength=25)
 

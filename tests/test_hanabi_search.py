@@ -10,6 +10,13 @@ from hanabi_redeal import act, copy_state, own_cards, redeal_own_cards
 
 import vecgames
 from vecgames.core.jit import jit
+from vecgames.games.hanabi import players as hanabi
+from vecgames.games.hanabi.players_search import (
+    BLUEPRINT,
+    BLUEPRINT_NAMES,
+    sample_hand,
+    unseen_counts,
+)
 from vecgames.games.hanabi.rules import (
     DEALT,
     KNOW,
@@ -17,14 +24,7 @@ from vecgames.games.hanabi.rules import (
     TERMINAL,
     TYPE_COPIES,
 )
-from vecgames.policies import hanabi
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.hanabi_search import (
-    BLUEPRINT,
-    BLUEPRINT_NAMES,
-    sample_hand,
-    unseen_counts,
-)
 
 
 def _know(state, i, seat, slot):

@@ -194,7 +194,7 @@ def test_texas_poker_facade_plays_seed_style_agents():
 
 
 def test_hand_log_replays_the_simulated_hands():
-    from vecgames.simulators.holdem_log import hand_log
+    from vecgames.games.holdem.simulate_log import hand_log
 
     policy = ["random", "call", "raise"]
     log = hand_log(300, policy=policy, seed=5, num_players=3, first_game=7)
@@ -221,7 +221,7 @@ def test_hand_strength_player_beats_the_baselines():
 
 
 def test_equity_estimate_sees_only_its_own_cards():
-    from vecgames.policies import holdem as sim
+    from vecgames.games.holdem import players as sim
     env = vecgames.make("holdem", num_envs=1, num_players=2, seed=0)
     env.reset()
     aces = parse_cards("AhAd 2c7d 3s8h9c Jd 4c")  # seat 0 AA, seat 1 72o, then the board
@@ -288,7 +288,7 @@ def test_rotating_button_is_a_function_of_the_hand_index():
     shard = vecgames.simulate("holdem", 100, button="rotate", num_players=3, seed=6,
                               first_game=600)
     assert shard.reset_index(drop=True).equals(full.iloc[600:].reset_index(drop=True))
-    from vecgames.simulators.holdem_log import hand_log
+    from vecgames.games.holdem.simulate_log import hand_log
 
     log = hand_log(13, button="rotate", num_players=3, seed=6)
     assert log.hands["button"].tolist() == full["button"].tolist()[:13]
@@ -360,7 +360,7 @@ def test_reset_from_deck_and_step_amounts_validation():
 
 
 def test_hand_log_names_and_flags():
-    from vecgames.simulators.holdem_log import hand_log
+    from vecgames.games.holdem.simulate_log import hand_log
 
     log = hand_log(400, policy="raise", num_players=2, stack=[100, 40], seed=0)
     acts, hands = log.actions, log.hands

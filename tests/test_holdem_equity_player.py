@@ -12,13 +12,13 @@ import pandas as pd
 import pytest
 
 import vecgames
+from vecgames.games.holdem import players as holdem
 from vecgames.games.holdem import rules as R
+from vecgames.games.holdem.players_equity import CLASS_TOP, GRID, PREFLOP_EQUITY
+from vecgames.games.holdem.players_equity_table import MULTIWAY
 from vecgames.poker.preflop import preflop_matrix
 from vecgames.poker.ranges import CLASS_NAMES
-from vecgames.policies import holdem
 from vecgames.policies.builtin import BuiltinPlayer
-from vecgames.policies.holdem_equity import CLASS_TOP, GRID, PREFLOP_EQUITY
-from vecgames.policies.holdem_equity_table import MULTIWAY
 
 
 def test_existing_players_keep_their_codes():

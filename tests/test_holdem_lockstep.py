@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import vecgames
-from vecgames.simulators.holdem import plan, run
+from vecgames.games.holdem.simulate import plan, run
 
 
 def _both(num_games, seed, summary, **options):

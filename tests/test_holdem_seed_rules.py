@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import vecgames
 from vecgames.games.holdem import rules as R
-from vecgames.simulators.holdem_log import hand_log
+from vecgames.games.holdem.simulate_log import hand_log
 
 
 def _table(stacks, min_raise, button=0):

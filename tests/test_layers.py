@@ -34,11 +34,9 @@ LAYERS: list[tuple[str, ...]] = [
     ("cli",),  # the vecgames command
 ]
 RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
-# The upward edges, by name only: a person's seat renders through its game's terminal view
-# (``vecgames.play.<game>.VIEW``), imported when a person sits down; a strategy table (an
-# .npz of the solver's, such as a zoo equilibrium) plays through the solver's tree, imported
-# when one is loaded.
-ALLOWED = {("vecgames.policies.human", "play"), ("vecgames.policies.checkpoint", "solve")}
+# The upward edge, by name only: a strategy table (an .npz of the solver's, such as a zoo
+# equilibrium) plays through the solver's tree, imported when one is loaded.
+ALLOWED = {("vecgames.policies.checkpoint", "solve")}
 # A game's spec (``vecgames.games.<game>.spec``) names the modules that make up the game at
 # every layer, as entry points: the layer that uses a part imports it (``GameSpec.load``), so
 # these names are declarations, not imports of the games layer.
@@ -57,8 +55,18 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+# Inside a game's package (one game, one package), a module sits at the layer of its role,
+# the first word of its name: its players at the players' layer, its simulate and recorder at
+# the simulators', its own command line at the terminal's; every other module (rules, env,
+# views, its spec and its public tree) at the games layer.
+ROLES = {"players": "policies", "simulate": "simulators", "record": "simulators",
+         "play": "play"}
+
+
 def _unit(module: str) -> str:
     parts = module.split(".")
+    if len(parts) >= 4 and parts[1] == "games" and parts[3].split("_")[0] in ROLES:
+        return ROLES[parts[3].split("_")[0]]
     return parts[1] if len(parts) > 1 else "__init__"
 
 
@@ -136,11 +144,11 @@ def test_units_import_without_cycles():
 
 def test_the_check_sees_an_upward_import(tmp_path):
     # the test itself: a games module that names a player is caught, however it names it
-    for text in ("from ...policies import hanabi\n", "import vecgames.policies.hanabi\n",
-                 'MODULE = "vecgames.simulators.hanabi"\n',
+    for text in ("from ...policies import hanabi\n", "import vecgames.games.hanabi.players\n",
+                 'MODULE = "vecgames.games.hanabi.simulate"\n',
                  'm = importlib.import_module(f"vecgames.simulators.{game}")\n',
                  'm = importlib.import_module("vecgames.simulators." + game)\n',
-                 'ENTRY = "vecgames.simulators.hanabi:simulate"\n'):
+                 'ENTRY = "vecgames.games.hanabi.simulate:simulate"\n'):
         path = tmp_path / "rules.py"
         path.write_text(text)
         targets = _imports("vecgames.games.hanabi.rules", path)

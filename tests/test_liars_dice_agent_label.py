@@ -1,8 +1,8 @@
 """The line-up label of every Liar's Dice baseline names that baseline (issue 34, item 3)."""
 import pytest
 
-from vecgames.play.liars_dice import load_opponent
-from vecgames.policies.liars_dice import POLICIES
+from vecgames.games.liars_dice.play import load_opponent
+from vecgames.games.liars_dice.players import POLICIES
 
 
 @pytest.mark.parametrize("name", POLICIES)

@@ -11,11 +11,11 @@ import pytest
 import vecgames
 import vecgames.games.liars_dice  # noqa: F401  # before its policies (they import its rules)
 from vecgames.games.liars_dice import bid_to_action
+from vecgames.games.liars_dice import players as liars_dice
 from vecgames.games.liars_dice.odds import bid_holds_probability
+from vecgames.games.liars_dice.players_odds import PARAMS, _history, bid_odds, decide
+from vecgames.games.liars_dice.players_odds_tables import HAND_MATCHES, HAND_PRIOR, HAND_START
 from vecgames.games.liars_dice.rules import DICE, LAST, MAX_BIDS, PLAYER, TOTAL
-from vecgames.policies import liars_dice
-from vecgames.policies.liars_dice_odds import PARAMS, _history, bid_odds, decide
-from vecgames.policies.liars_dice_odds_tables import HAND_MATCHES, HAND_PRIOR, HAND_START
 
 
 def test_existing_players_keep_their_codes():

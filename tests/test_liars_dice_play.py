@@ -13,7 +13,7 @@ import pytest
 import vecgames
 from vecgames.cli import main as cli_main
 from vecgames.games.liars_dice.bids import bid_to_action
-from vecgames.play.liars_dice import (
+from vecgames.games.liars_dice.play import (
     PROMPT,
     LiarsDiceGame,
     PlayResult,

@@ -23,8 +23,8 @@ from vecgames.games.liars_dice import (
     parse_bid,
 )
 from vecgames.games.liars_dice.odds import TAIL, tail_probability
+from vecgames.games.liars_dice.players import env_actions
 from vecgames.games.liars_dice.rules import field
-from vecgames.policies.liars_dice import env_actions
 
 # ---------------------------------------------------------------- bid comparisons (the seed's)
 

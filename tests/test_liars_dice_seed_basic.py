@@ -13,8 +13,8 @@ from test_liars_dice_rules import play_checked
 import vecgames
 from vecgames.analysis.liars_dice_report import mode_table, write_report
 from vecgames.games.liars_dice import action_to_bid, bid_to_action, make_rules, parse_bid
-from vecgames.play.liars_dice import LiarsDiceGame, explain_illegal, rules_text
-from vecgames.policies.liars_dice import env_actions
+from vecgames.games.liars_dice.play import LiarsDiceGame, explain_illegal, rules_text
+from vecgames.games.liars_dice.players import env_actions
 
 FEI_END = 1 + 5 * 10  # 2 players x 5 dice: action ids of the 飞 bids end here
 

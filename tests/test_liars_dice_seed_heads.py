@@ -76,7 +76,7 @@ def test_the_basic_variant_trains(tmp_path, capsys):
     obs, info = env.reset()
     assert (player(obs, info["action_mask"]) < 1 + 5 * 10).all()  # 飞 bids only
     # a checkpoint plays only the rules it learned: a 斋/飞 table refuses it, a basic one seats it
-    from vecgames.play.liars_dice import main as play
+    from vecgames.games.liars_dice.play import main as play
 
     assert play(["--agent", str(out / "final.pt")], input_fn=lambda p: "q") == 2
     assert "--variant basic" in capsys.readouterr().err

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from vecgames.cli import main as cli_main
-from vecgames.play.liars_dice import PlayError, PlayResult, main, play
+from vecgames.games.liars_dice.play import PlayError, PlayResult, main, play
 
 DICE_RE = re.compile(r"^  seat (\d+) dice: ([1-6 ]+)$")
 MOVE_RE = re.compile(r"^seat (\d+) (bids|challenges)")

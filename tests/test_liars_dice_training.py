@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 
 
 import vecgames  # noqa: E402
-from vecgames.policies.liars_dice import env_actions  # noqa: E402
+from vecgames.games.liars_dice.players import env_actions  # noqa: E402
 from vecgames.training import dqn, evaluation  # noqa: E402
 from vecgames.training import liars_dice as ld  # noqa: E402
 
@@ -417,7 +417,7 @@ def test_schedules():
 def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
     """``vecgames play liars-dice --agent final.pt`` loads a real checkpoint of this trainer
     (through ``vecgames.load_player``) and its seat bids at the table."""
-    from vecgames.play.liars_dice import main as play
+    from vecgames.games.liars_dice.play import main as play
 
     out = tmp_path / "run"
     assert ld.main(["--envs", "16", "--iterations", "10", "--learning-starts", "16",

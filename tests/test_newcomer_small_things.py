@@ -23,8 +23,8 @@ def test_zhajinhua_render_counts_rounds_from_one():
 
 
 def test_zhajinhua_watch_default_line_up_mixes_players():
+    from vecgames.games.zhajinhua.view import ZhaJinHuaView
     from vecgames.play.terminal import Match
-    from vecgames.play.zhajinhua import ZhaJinHuaView
 
     watch = Match(ZhaJinHuaView(), watch=True, seed=1, print_fn=lambda s: None)
     assert watch.labels == ["percentile", "heuristic", "random"] * 2

@@ -8,7 +8,7 @@ import pytest
 from play_script import assert_answered, narrated, play, watch
 
 from vecgames.games.dayaoguai.rules import NUM_CARDS, card_name, field
-from vecgames.play.dayaoguai import VIEW
+from vecgames.games.dayaoguai.view import VIEW
 from vecgames.play.terminal import Match, PlayError
 
 CARD = re.compile(r"(?:10|[JQK358])[♥♠♣♦]")

@@ -8,7 +8,7 @@ from play_script import assert_answered, narrated, play, watch
 
 from vecgames.cli import main as cli_main
 from vecgames.games.hanabi.rules import HAND
-from vecgames.play.hanabi import VIEW
+from vecgames.games.hanabi.view import VIEW
 from vecgames.play.terminal import Match
 from vecgames.policies.human import row_state
 

@@ -10,7 +10,7 @@ from play_script import assert_answered, narrated, play, watch
 import vecgames
 from vecgames.core.cards import format_card
 from vecgames.games.holdem.rules import field
-from vecgames.play.holdem import VIEW
+from vecgames.games.holdem.view import VIEW
 from vecgames.play.terminal import Match
 
 CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")

@@ -1,4 +1,4 @@
-"""Liar's Dice with a HumanPlayer (``vecgames.play.liars_dice_view``), as in simulate's seats."""
+"""Liar's Dice with a HumanPlayer (``vecgames.games.liars_dice.view``), as in simulate's seats."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from play_script import assert_answered, narrated, play, watch
 
 from vecgames.games.liars_dice.rules import field, unpack_counts
-from vecgames.play.liars_dice_view import VIEW
+from vecgames.games.liars_dice.view import VIEW
 from vecgames.play.terminal import Match
 
 

@@ -9,8 +9,8 @@ from play_script import assert_answered, narrated, play, watch
 
 from vecgames.core.cards import format_card
 from vecgames.games.zhajinhua.rules import field
+from vecgames.games.zhajinhua.view import VIEW
 from vecgames.play.terminal import Match, main
-from vecgames.play.zhajinhua import VIEW
 
 CARD = re.compile(r"\b[2-9TJQKA][shdc]\b")
 

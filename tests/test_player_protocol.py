@@ -63,7 +63,7 @@ def test_builtin_player_acts_like_the_kernel_policy():
     moved = np.flatnonzero(env.state.rng != streams)
     assert moved.tolist() == [1, 4]  # the other envs' streams untouched
     env.state.rng[:] = streams
-    from vecgames.policies.liars_dice import env_actions
+    from vecgames.games.liars_dice.players import env_actions
 
     np.testing.assert_array_equal(env_actions(env, "random")[rows], got)
     with pytest.raises(TypeError, match="reads the env's state"):

@@ -38,19 +38,25 @@ def test_list_prints_each_players_line(capsys):
 
 # A player's table module imports the game package (whose simulate imports the dispatch, which
 # imports the player) before it is whole: not yet importable first.
-NOT_FIRST = {"liars_dice_odds_tables"}
+NOT_FIRST = {"vecgames.games.liars_dice.players_odds_tables"}
 
 
 def test_each_player_module_imports_first():
-    """Every module of vecgames.policies imports in a fresh interpreter before anything else
-    (a game's package imports its dispatch, which imports the player modules back)."""
+    """Every module of vecgames.policies and every game's players modules import in a fresh
+    interpreter before anything else (a game's package imports its dispatch, which imports
+    the player modules back)."""
     import pathlib
     import subprocess
     import sys
 
-    folder = pathlib.Path(importlib.import_module("vecgames.policies").__file__).parent
-    names = sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
-    assert {"hanabi_search", "dayaoguai_plan", "holdem_equity", "liars_dice_odds"} <= set(names)
+    root = pathlib.Path(importlib.import_module("vecgames").__file__).parent
+    names = sorted([f"vecgames.policies.{p.stem}" for p in (root / "policies").glob("*.py")
+                    if p.stem != "__init__"]
+                   + [f"vecgames.games.{p.parent.name}.{p.stem}"
+                      for p in (root / "games").glob("*/players*.py")])
+    assert {"vecgames.games.hanabi.players_search", "vecgames.games.dayaoguai.players_plan",
+            "vecgames.games.holdem.players_equity",
+            "vecgames.games.liars_dice.players_odds"} <= set(names)
     # One interpreter for all: each module is imported with every vecgames module forgotten
     # first, so it comes first as in a fresh process (numba and numpy, the slow imports, stay).
     script = (
@@ -58,5 +64,5 @@ def test_each_player_module_imports_first():
         f"for name in {[n for n in names if n not in NOT_FIRST]!r}:\n"
         "    for key in [k for k in sys.modules if k == 'vecgames' or k.startswith('vecgames.')]:\n"
         "        del sys.modules[key]\n"
-        "    importlib.import_module('vecgames.policies.' + name)\n")
+        "    importlib.import_module(name)\n")
     subprocess.run([sys.executable, "-c", script], check=True)

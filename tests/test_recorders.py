@@ -9,7 +9,6 @@ the recorders alone.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ import pytest
 
 import vecgames
 from vecgames.core.simulation import numba_threads
+from vecgames.games.catalog import spec_of
 from vecgames.policies.builtin import BuiltinPlayer
 
 GAMES = 40
@@ -33,7 +33,7 @@ def one_thread() -> Iterator[None]:
 
 
 def recorder(game: str, env: Any, num_games: int, **kwargs: Any) -> Any:
-    return importlib.import_module(f"vecgames.simulators.{game}_record").Recorder(
+    return spec_of(game).load("record").Recorder(
         env, num_games, **kwargs)
 
 

@@ -12,8 +12,8 @@ import pytest
 
 import vecgames
 from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
+from vecgames.games.liars_dice.tree import deal_matrix
 from vecgames.solve import build_tree, exploitability, make_variant, solve
-from vecgames.solve.liars_dice import deal_matrix
 from vecgames.solve.sampled import learn
 from vecgames.solve.strategy_player import (
     StrategyPlayer,

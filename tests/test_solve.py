@@ -14,6 +14,7 @@ import vecgames
 from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
 from vecgames.games.liars_dice.bids import action_to_bid, bid_beats, bid_to_action, legal_starts
 from vecgames.games.liars_dice.rules import make_rules, rules_to_options
+from vecgames.games.liars_dice.tree import rolls
 from vecgames.solve import (
     best_response_value,
     build_tree,
@@ -28,7 +29,6 @@ from vecgames.solve import (
     tree_sizes,
     uniform_strategy,
 )
-from vecgames.solve.liars_dice import rolls
 
 
 def test_kuhn_value_and_exploitability():

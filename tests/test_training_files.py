@@ -178,7 +178,7 @@ def test_resume_from_a_checkpoint_with_code_is_a_usage_error(tmp_path, capsys):
 
 
 def test_play_refuses_a_checkpoint_with_code(tmp_path, capsys):
-    from vecgames.play.liars_dice import main as play
+    from vecgames.games.liars_dice.play import main as play
 
     marker = tmp_path / "ran"
     evil = tmp_path / "evil.pt"

@@ -27,9 +27,9 @@ from zhajinhua_reference import (
 import vecgames
 from vecgames.core.bits import pick_set_bit
 from vecgames.core.rng import next_u64
+from vecgames.games.zhajinhua.players import random_legal
 from vecgames.games.zhajinhua.rules import field, legal_bits
 from vecgames.poker import CATEGORY_NAMES, category_3, evaluate_3
-from vecgames.policies.zhajinhua import random_legal
 
 GAME_RULES = ("num_players", "ante", "no_compare_rounds", "max_rounds", "a23", "special_235")
 REF_DEFAULTS = {"num_players": 6, "ante": 1, "no_compare_rounds": 1, "max_rounds": 20,

@@ -8,9 +8,9 @@ import pandas as pd
 
 import vecgames
 import vecgames.games.zhajinhua  # noqa: F401  # before its policies (they import its rules)
+from vecgames.games.zhajinhua import players as zhajinhua
+from vecgames.games.zhajinhua.players_percentile import PERCENTILE, _all_strengths
 from vecgames.poker.three_card import MAX_STRENGTH
-from vecgames.policies import zhajinhua
-from vecgames.policies.zhajinhua_percentile import PERCENTILE, _all_strengths
 
 
 def test_existing_players_keep_their_codes():

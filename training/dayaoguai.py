@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from vecgames.games.dayaoguai.players import PLAN, POLICIES, policy_action
 from vecgames.games.dayaoguai.rules import PLAYER
-from vecgames.policies.dayaoguai import PLAN, POLICIES, policy_action
 
 from . import core, pg
 from .zhajinhua import check_config

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 import vecgames
+from vecgames.games.hanabi.players_convention_view import ConventionView
 from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field, make_rules
-from vecgames.policies.hanabi_convention_view import ConventionView
 
 from . import config_cli, core, evaluation, imitation, ppo
 from .ppo import torch

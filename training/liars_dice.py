@@ -28,8 +28,8 @@ import vecgames
 import vecgames.games.liars_dice  # noqa: F401  (imported before the policies: import order)
 from vecgames.games.liars_dice.bids import B_COUNT, B_FACE, B_MODE, FEI
 from vecgames.games.liars_dice.odds import TAIL
+from vecgames.games.liars_dice.players import env_actions
 from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
-from vecgames.policies.liars_dice import env_actions
 from vecgames.policies.nets import HEADS
 from vecgames.policies.protocol import resolve_player
 

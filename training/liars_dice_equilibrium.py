@@ -81,8 +81,8 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, v: Any, command: str) -> dict[str, Any]:
     """Train every seed on variant ``v``; write the strategies, trace, plot and summary;
     return the summary."""
+    from vecgames.games.liars_dice.tree import deal_matrix
     from vecgames.solve import build_tree
-    from vecgames.solve.liars_dice import deal_matrix
     from vecgames.solve.sampled import learn
     from vecgames.solve.strategy_player import save_strategy
     from vecgames.training.zoo_export import cpu_name

@@ -9,19 +9,19 @@
 
 from typing import TYPE_CHECKING, Any
 
-from . import games
-from .adapters import register_gymnasium_ids
-from .api import CallableGames, GameInfo, list_games, simulate
-from .arena import ArenaResult, arena
-from .core import VecEnv, format_cards, parse_cards
-from .games.catalog import make
-from .policies.catalog import players
-from .policies.checkpoint import load_player
-from .policies.protocol import Player
-from .zoo import zoo
+from vecgames import games
+from vecgames.adapters import register_gymnasium_ids
+from vecgames.api import CallableGames, GameInfo, list_games, simulate
+from vecgames.arena import ArenaResult, arena
+from vecgames.core import VecEnv, format_cards, parse_cards
+from vecgames.games.catalog import make
+from vecgames.policies.catalog import players
+from vecgames.policies.checkpoint import load_player
+from vecgames.policies.protocol import Player
+from vecgames.zoo import zoo
 
 if TYPE_CHECKING:  # imported on first use below (__getattr__)
-    from .solve.judge import Exploitability, exploitability
+    from vecgames.solve.judge import Exploitability, exploitability
 
 __version__ = "0.2.0"  # the one place it is set (pyproject reads it); see CHANGELOG.md
 __all__ = ["ArenaResult", "Exploitability", "GameInfo", "Player", "VecEnv", "__version__", "arena",
@@ -32,7 +32,7 @@ __all__ = ["ArenaResult", "Exploitability", "GameInfo", "Player", "VecEnv", "__v
 def __getattr__(name: str) -> Any:
     """``exploitability`` and ``Exploitability`` import the solver on first use only."""
     if name in ("exploitability", "Exploitability"):
-        from .solve import judge
+        from vecgames.solve import judge
 
         return getattr(judge, name)
     raise AttributeError(f"module 'vecgames' has no attribute {name!r}")

@@ -30,7 +30,8 @@ import sys
 import time
 from typing import Any
 
-from . import __version__
+from vecgames import __version__
+
 from .cli_args import (
     FLAG_OF_ARG,
     PROG,
@@ -622,7 +623,7 @@ def _arena(args: argparse.Namespace) -> int:
     if replay_dir is not None:
         _write_replays(result, players, replay_dir)
     if args.plot:
-        from vecgames.analysis.arena_plot import plot_arena
+        from .analysis.arena_plot import plot_arena
 
         try:
             print(f"wrote {plot_arena(result, args.plot)}")

@@ -24,8 +24,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from vecgames.core.validation import check_actions, check_int, is_str
-from vecgames.games.catalog import make
+from ..core.validation import check_actions, check_int, is_str
+from ..games.catalog import make
 
 
 class _Table:

@@ -9,9 +9,9 @@ from typing import Any
 
 import numpy as np
 
-from vecgames.core.validation import check_actions, check_int, is_str
-from vecgames.core.vec_env import VecEnv
-from vecgames.games.catalog import make
+from ..core.validation import check_actions, check_int, is_str
+from ..core.vec_env import VecEnv
+from ..games.catalog import make
 
 # ``opponents(obs, mask) -> actions`` for the rows of the tables where an opponent acts.
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]

@@ -34,10 +34,10 @@ from tensordict import TensorDict, TensorDictBase
 from torchrl.data import Binary, Categorical, Composite, Unbounded
 from torchrl.envs import EnvBase
 
-from vecgames.core.rng import check_seed
-from vecgames.core.validation import check_actions, is_str
-from vecgames.games.catalog import make
-from vecgames.torch_bridge import TorchBridge, to_numpy_actions
+from ..core.rng import check_seed
+from ..core.validation import check_actions, is_str
+from ..games.catalog import make
+from ..torch_bridge import TorchBridge, to_numpy_actions
 
 
 class LiveMaskCategorical(Categorical):

@@ -103,7 +103,7 @@ class ViewPlayer(CheckpointPlayer):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        from .hanabi_convention_view import ConventionView
+        from ..games.hanabi.players_convention_view import ConventionView
 
         players = int(self.env_options["num_players"])
         self.view = ConventionView.for_obs_dim(players, self.obs_dim)
@@ -157,7 +157,7 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
         tables = importlib.import_module("vecgames.solve.strategy_player")
         return tables.load_strategy_player(file, name=zoo_name, seed=int(seed),
                                            greedy=greedy_asked is True)
-    from vecgames.torch_bridge import resolve_device
+    from ..torch_bridge import resolve_device
 
     dev = resolve_device(device)
     net, scores, ckpt, game = load_network(file, dev)

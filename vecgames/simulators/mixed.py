@@ -383,7 +383,7 @@ def exact_actions(env: Any, actions: np.ndarray, rows: np.ndarray, pairs: np.nda
     """(kinds, amounts) of every env for ``HoldemEnv.step_amounts``: the exact pairs at
     ``rows``, the discrete actions converted, and a check/call for the envs that wait (that
     call has no WAIT: their finished games are behind them, nothing records them)."""
-    from ..policies.holdem import CALL, exact_actions_kernel
+    from ..games.holdem.players import CALL, exact_actions_kernel
 
     kinds = np.full(env.num_envs, CALL, np.int64)
     amounts = np.zeros(env.num_envs, np.int64)

@@ -5,6 +5,7 @@ Liar's Dice under our rules (``liars_dice``) and its other players as strategies
 (``players``). Manual: docs/liars_dice_solver.md."""
 
 from ..core.tree import Tree, tree_sizes
+from ..games.liars_dice.tree import Variant, build_tree, make_variant, tree_size
 from .cfr import (
     Solution,
     best_response_value,
@@ -17,7 +18,6 @@ from .cfr import (
 from .game_tree import game_tree
 from .judge import Exploitability
 from .judge import strategy as player_strategy
-from .liars_dice import Variant, build_tree, make_variant, tree_size
 from .players import (
     checkpoint_strategy,
     heuristic_strategy,

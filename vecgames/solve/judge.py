@@ -22,11 +22,11 @@ from ..core.tree import Tree
 from ..core.validation import check_int
 from ..games.liars_dice.observe import OBSERVATIONS, obs_dim
 from ..games.liars_dice.rules import Rules, State
+from ..games.liars_dice.tree import Variant, build_tree, check_tree, make_variant
 from ..policies.builtin import BuiltinPlayer
 from ..policies.checkpoint import CheckpointPlayer
 from ..policies.protocol import default_label, resolve_player
 from .cfr import best_response_value, game_value, uniform_strategy
-from .liars_dice import Variant, build_tree, check_tree, make_variant
 from .players import _observe_rows, strategy_of
 
 GAMES = ("liars_dice",)  # games whose small variants the exact walk covers

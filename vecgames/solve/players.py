@@ -39,8 +39,8 @@ from ..games.liars_dice.rules import (
     roll_plan,
     write_mask,
 )
+from ..games.liars_dice.tree import Variant, packed, rolls, rules_table
 from .cfr import edge_shape, uniform_strategy
-from .liars_dice import Variant, packed, rolls, rules_table
 
 CHUNK_ROWS = 1 << 18  # information sets evaluated per batch (a row is ~0.5 KB)
 InfosetRows = tuple[np.ndarray, np.ndarray, State, Rules]  # nodes, packed rolls, rows, rules

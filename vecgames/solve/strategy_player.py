@@ -20,8 +20,8 @@ import numpy as np
 from ..core.tree import Tree
 from ..core.validation import check_bool, check_int
 from ..games.liars_dice.observe import FULL, obs_dim
+from ..games.liars_dice.tree import Variant, build_tree, check_tree, make_variant
 from .cfr import _check_strategy, normalize
-from .liars_dice import Variant, build_tree, check_tree, make_variant
 from .players import _observe_rows, infoset_rows
 
 

@@ -1,5 +1,5 @@
 """Hanabi (JaxMARL rules, RULES.md §4): rules, observations and the batched env
-(its ``simulate`` is ``vecgames.simulators.hanabi``)."""
+(its ``simulate`` is ``vecgames.games.hanabi.simulate``)."""
 
 from .env import HanabiEnv, action_name, card_text
 from .rules import DEFAULT_OPTIONS, END_NAMES, Rules, State, make_rules

@@ -1,7 +1,7 @@
 """No-limit Texas Hold'em (RULES.md §1): rules, observation, the batched env and the
 seed-style facade (``TexasPoker``, with the seed's ``Card``, ``Agent`` and
 sample strategies in ``seed_agents``). Its ``simulate`` and hand logs are in
-``vecgames.simulators.holdem`` and ``holdem_log``."""
+``vecgames.games.holdem.simulate`` and ``holdem_log``."""
 
 from .env import HoldemEnv  # noqa: I001  (rules first)
 from .facade import TexasPoker

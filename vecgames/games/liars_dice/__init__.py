@@ -1,5 +1,5 @@
 """Liar's Dice with 斋/飞: bids, odds, rules, observations and the batched
-env (its ``simulate`` is ``vecgames.simulators.liars_dice``)."""
+env (its ``simulate`` is ``vecgames.games.liars_dice.simulate``)."""
 
 from .bids import action_to_bid, bid_beats, bid_to_action, format_bid, num_actions, parse_bid
 from .env import LiarsDiceEnv

@@ -1,5 +1,5 @@
 """Zha Jin Hua 扎金花: rules, observation and the batched env (its ``simulate`` is
-``vecgames.simulators.zhajinhua``)."""
+``vecgames.games.zhajinhua.simulate``)."""
 
 from .env import OBSERVATIONS, ZhaJinHuaEnv
 from .observe import OBS_DIM
