@@ -22,7 +22,7 @@ def test_version(capsys):
 
 def test_simulate_report_and_csv(tmp_path, capsys):
     report, games_csv = tmp_path / "report.md", tmp_path / "games.csv"
-    rc = main(["simulate", "zhajinhua", "--games", "5000", "--players", "4", "--seed", "3",
+    rc = main(["simulate", "zhajinhua", "--games", "5000", "--num-players", "4", "--seed", "3",
                "--report", str(report), "--csv", str(games_csv)])
     out = capsys.readouterr().out
     assert rc == 0
@@ -37,7 +37,7 @@ def test_simulate_report_and_csv(tmp_path, capsys):
 
 def test_simulate_says_what_its_rate_counts_and_times_the_report_apart(tmp_path, capsys):
     report = tmp_path / "report.md"
-    assert main(["simulate", "zhajinhua", "--games", "2000", "--players", "3",
+    assert main(["simulate", "zhajinhua", "--games", "2000", "--num-players", "3",
                  "--report", str(report)]) == 0
     out = capsys.readouterr().out
     rate = re.search(r"^simulated 2,000 games in [\d.]+ s: [\d.,]+ (M |k )?games/s in the "
@@ -49,7 +49,7 @@ def test_simulate_says_what_its_rate_counts_and_times_the_report_apart(tmp_path,
 
 
 def test_simulate_summary_with_rules(capsys):
-    rc = main(["simulate", "zhajinhua", "--games", "3000", "--summary", "--players", "3",
+    rc = main(["simulate", "zhajinhua", "--games", "3000", "--summary", "--num-players", "3",
                "--policy", "random,heuristic,random", "--max-rounds", "5", "--a23", "second",
                "--special-235", "--ante", "2", "--no-compare-rounds", "2"])
     out = capsys.readouterr().out
@@ -158,8 +158,8 @@ def test_play_forwards_args(monkeypatch):
     fake = types.ModuleType("vecgames.games.liars_dice.play")
     fake.main = lambda argv=None: seen.append(argv) or 0
     monkeypatch.setitem(sys.modules, "vecgames.games.liars_dice.play", fake)
-    assert main(["play", "liars-dice", "--players", "3", "--help"]) == 0
-    assert seen == [["--players", "3", "--help"]]
+    assert main(["play", "liars-dice", "--num-players", "3", "--help"]) == 0
+    assert seen == [["--num-players", "3", "--help"]]
 
 
 # ---------------------------------------------------------------- list
@@ -272,3 +272,16 @@ def test_preflop_counts_in_chunks_are_the_whole(monkeypatch):
     chunks = [count_boards(pairs[s]) for s in simulation.progress_slices(5, "pairs", True, 3)]
     assert len(chunks) == 3
     np.testing.assert_array_equal(np.concatenate(chunks), count_boards(pairs))
+
+
+def test_players_n_is_the_old_spelling_of_num_players(capsys):
+    """`--players` names players in every subcommand; `--players N` (a number) still sets the
+    seat count, with a note, for one release."""
+    assert main(["simulate", "kuhn_poker", "--games", "50", "--players", "2"]) == 0
+    captured = capsys.readouterr()
+    assert "deprecated: use --num-players 2" in captured.err and "policy random" in captured.out
+    assert main(["simulate", "leduc_poker", "--games", "50", "--players", "rule,random"]) == 0
+    assert "policy rule,random" in capsys.readouterr().out
+    assert main(["simulate", "leduc_poker", "--players", "rule", "--policy", "rule"]) == 2
+    assert main(["simulate", "kuhn_poker", "--num-players", "2", "--players", "2"]) == 2
+    assert "given twice" in capsys.readouterr().err

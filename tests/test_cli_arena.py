@@ -10,7 +10,8 @@ from typing import Any
 import pandas as pd
 import pytest
 
-import vecgames.cli as cli
+import vecgames.cli.arena as cli_arena
+import vecgames.cli.simulate as cli_simulate
 from vecgames.analysis.arena_plot import plot_arena
 from vecgames.arena import ArenaResult
 from vecgames.cli import main
@@ -141,7 +142,7 @@ def test_arena_command_markdown(capsys):
 ])
 def test_arena_command_errors_one_line_exit_2(argv, words, capsys, monkeypatch):
     ran = []
-    monkeypatch.setattr(cli, "_print_arena", lambda result, markdown: ran.append(result))
+    monkeypatch.setattr(cli_arena, "_print_arena", lambda result, markdown: ran.append(result))
     rc = main(["arena", "holdem", *argv])
     err = capsys.readouterr().err
     assert rc == 2 and not ran
@@ -184,7 +185,7 @@ def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):
 def test_simulate_policy_goes_to_players(text, spec):
     """Built-in names and checkpoint paths alike: ``players=`` (built-in names only still
     run in the kernels)."""
-    assert cli._seat_players(text) == {"players": spec}
+    assert cli_simulate._seat_players(text) == {"players": spec}
 
 
 def test_checkpoint_players_on_the_command_line(tmp_path, capsys):

@@ -186,7 +186,7 @@ def test_report_files(frames, tmp_path):
 
 @pytest.mark.parametrize("extra", [[], ["--summary"]])
 def test_cli_summary(extra, capsys):
-    assert main(["simulate", "dayaoguai", "--games", "1000", "--players", "4", "--policy",
+    assert main(["simulate", "dayaoguai", "--games", "1000", "--num-players", "4", "--policy",
                  ",".join(MIXED), "--max-steps", "200", "--base", "2", *extra]) == 0
     out = capsys.readouterr().out
     assert "dayaoguai: 1,000 games, 4 players, policy weakest,random,random,random" in out

@@ -715,7 +715,8 @@ SIM_FLAGS: dict[str, tuple[list[str], list[str]]] = {  # flag: (valid values, ba
                  ["nope", "", ",", "random,", "Random", "random,nope"]),
     "--seed": (["0", "7", str(2**64 - 1)], ["-1", str(2**64), "x", "1.5"]),
     "--threads": (["1", str(numba.config.NUMBA_NUM_THREADS)], ["0", "-1", "999", "x"]),
-    "--players": (["2", "3", "4"], ["1", "0", "99", "x", "-3"]),
+    "--num-players": (["2", "3", "4"], ["1", "0", "99", "x", "-3"]),
+    "--players": (["random", "random,random"], ["nope", "", "random,nope"]),
     "--ante": (["0", "1", "2"], ["-1", "x"]),
     "--max-rounds": (["1", "5"], ["0", "x", str(10**9)]),
     "--no-compare-rounds": (["0", "2"], ["-1", "x"]),
@@ -771,10 +772,10 @@ PREFLOP_VALID = [["--out", "m.npz"], ["--backend", "local"], ["--cpus-per-shard"
 PREFLOP_BAD = [["--backend", "dask"], ["--shards", "2"], ["--address", "auto"],
                ["--cpus-per-shard", "2"], ["--cpus-per-shard", "x"], ["--bogus"],
                ["--shards", "x"], ["extra"], ["--out", "/dev/null/m.npz"], ["--out", "."]]
-PLAY_VALID = [["--players", "3"], ["--rounds", "2"], ["--dice", "3"], ["--seat", "1"],
+PLAY_VALID = [["--num-players", "3"], ["--rounds", "2"], ["--dice", "3"], ["--seat", "1"],
               ["--agent", "random"], ["--threshold", "0.3"], ["--seed", "5"], ["--render"],
               ["--allow-repeat-bids"]]
-PLAY_BAD = [["--players", "1"], ["--players", "99"], ["--players", "x"], ["--rounds", "0"],
+PLAY_BAD = [["--num-players", "1"], ["--num-players", "99"], ["--players", "x"], ["--rounds", "0"],
             ["--dice", "0"], ["--dice", "99"], ["--seat", "-1"], ["--seat", "9"],
             ["--agent", "nope"], ["--agent", "/dev/null/agent.pt"], ["--threshold", "2"],
             ["--threshold", "nan"], ["--threshold", "x"], ["--seed", "-1"], ["--seed", "x"],

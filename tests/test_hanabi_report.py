@@ -123,7 +123,7 @@ def test_report_files(frames, tmp_path):
 
 @pytest.mark.parametrize("extra", [[], ["--summary"]])
 def test_cli_summary(extra, capsys):
-    assert main(["simulate", "hanabi", "--games", "2000", "--players", "3", "--policy",
+    assert main(["simulate", "hanabi", "--games", "2000", "--num-players", "3", "--policy",
                  "rules", *extra]) == 0
     out = capsys.readouterr().out
     assert "hanabi: 2,000 games, 3 players, policy rules" in out
@@ -134,7 +134,7 @@ def test_cli_summary(extra, capsys):
 
 def test_cli_report(tmp_path, capsys):
     path = tmp_path / "r.md"
-    assert main(["simulate", "hanabi", "--games", "1000", "--players", "3", "--policy",
+    assert main(["simulate", "hanabi", "--games", "1000", "--num-players", "3", "--policy",
                  "rules", "--report", str(path)]) == 0
     assert "wrote" in capsys.readouterr().out
     assert "## How games end" in path.read_text(encoding="utf-8")

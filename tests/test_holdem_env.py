@@ -133,7 +133,8 @@ def test_simulate_is_deterministic_and_conserves_chips():
 def test_cli_simulates_holdem(capsys):
     from vecgames.cli import main
 
-    assert main(["simulate", "holdem", "--games", "2000", "--players", "3", "--stack", "50"]) == 0
+    argv = ["simulate", "holdem", "--games", "2000", "--num-players", "3", "--stack", "50"]
+    assert main(argv) == 0
     out = capsys.readouterr().out
     assert "holdem: 2,000 games, 3 players" in out and "showdown" in out
     assert main(["simulate", "holdem", "--games", "10", "--ante", "1"]) == 2

@@ -257,8 +257,8 @@ def test_cli_help_and_errors(capsys):
     assert cli_main(["play", "liars-dice", "--help"]) == 0
     out = capsys.readouterr().out
     assert "vecgames play liars-dice" in out and "--players" in out and "--agent" in out
-    assert cli_main(["play", "liars_dice", "--players", "9"]) == 2
-    assert "--players" in capsys.readouterr().err
+    assert cli_main(["play", "liars_dice", "--num-players", "9"]) == 2
+    assert "--num-players" in capsys.readouterr().err
     assert cli_main(["play", "liars-dice", "--seat", "2"]) == 2
     assert "--seat" in capsys.readouterr().err
     assert cli_main(["play", "liars-dice", "--agent", "no/such/file.pt"]) == 2
@@ -268,7 +268,7 @@ def test_cli_help_and_errors(capsys):
 
 def test_cli_reads_stdin(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("hmm\nq\n"))
-    assert cli_main(["play", "liars-dice", "--seed", "1", "--players", "3"]) == 0
+    assert cli_main(["play", "liars-dice", "--seed", "1", "--num-players", "3"]) == 0
     out = capsys.readouterr().out
     assert "cannot read a bid" in out and "Match abandoned" in out
 

@@ -67,15 +67,15 @@ def test_end_of_input_quits_cleanly_and_ctrl_c_exits_130(capsys):
         raise KeyboardInterrupt
 
     out: list[str] = []
-    assert main(VIEW, ["--seed", "1", "--players", "2"], eof, out.append) == 0
+    assert main(VIEW, ["--seed", "1", "--num-players", "2"], eof, out.append) == 0
     assert "End of input: quitting." in out and any("Match abandoned" in x for x in out)
-    assert main(VIEW, ["--seed", "1", "--players", "2"], interrupt, out.append) == 130
+    assert main(VIEW, ["--seed", "1", "--num-players", "2"], interrupt, out.append) == 130
     assert out[-1] == "\nInterrupted."
     assert capsys.readouterr().err == ""
 
 
 @pytest.mark.parametrize("argv, flag", [
-    (["--seat", "5", "--players", "3"], "--seat"),
+    (["--seat", "5", "--num-players", "3"], "--seat"),
     (["--agent", "nobody"], "--agent"),
     (["--agent", "uniform"], "--agent"),  # illegal moves by design: simulate's kernels only
     (["--agent", "random,random"], "--agent"),  # 5 computer seats

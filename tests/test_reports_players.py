@@ -217,7 +217,7 @@ def test_hanabi_and_dayaoguai_players(tmp_path):
 
 def test_cli_mixed_table_runs_an_arena(tmp_path, capsys):
     path = tmp_path / "h.md"
-    assert main(["simulate", "holdem", "--games", "300", "--players", "2", "--policy",
+    assert main(["simulate", "holdem", "--games", "300", "--num-players", "2", "--policy",
                  "random,call", "--report", str(path), "--arena-games", "50"]) == 0
     assert "arena among random, call" in capsys.readouterr().out
     pairwise = pd.read_csv(tmp_path / "h_arena_pairwise.csv")
@@ -225,7 +225,7 @@ def test_cli_mixed_table_runs_an_arena(tmp_path, capsys):
     np.testing.assert_allclose(pairwise["mean"], expected["mean"])
     assert f"{expected['mean'].iloc[0]:+.3f} [" in path.read_text(encoding="utf-8")
     # one player: no arena, the section says so; a bad count is a usage error
-    assert main(["simulate", "holdem", "--games", "100", "--players", "2", "--report",
+    assert main(["simulate", "holdem", "--games", "100", "--num-players", "2", "--report",
                  str(tmp_path / "one.md")]) == 0
     assert "nothing to compare" in (tmp_path / "one.md").read_text(encoding="utf-8")
     assert main(["simulate", "holdem", "--games", "10", "--report", str(path),

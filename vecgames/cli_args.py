@@ -5,13 +5,14 @@ games (``vecgames.play``) both build on it, so neither imports the other's modul
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any, NoReturn
 
 PROG = "vecgames"
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Rule options: CLI flag -> library keyword (only the flags given are passed on).
 RULE_FLAGS: dict[str, str] = {
-    "--players": "num_players",
+    "--num-players": "num_players",
     "--ante": "ante",
     "--max-rounds": "max_rounds",
     "--no-compare-rounds": "no_compare_rounds",
@@ -35,6 +36,33 @@ FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
 
 class CLIError(Exception):
     """A usage error found after parsing: printed as ``vecgames: error: ...``, exit code 2."""
+
+
+PLAYERS_HELP = ("the players: a built-in name (`vecgames players GAME`) or a checkpoint path, "
+                "for every seat or a comma list with one per seat")
+
+
+def add_seat_flags(p: argparse.ArgumentParser, players_help: str = PLAYERS_HELP) -> None:
+    """``--num-players N`` (the seat count) and ``--players A,B,...`` (who sits), the same in
+    every subcommand. ``--players N`` with a number is the old spelling of ``--num-players``:
+    it still works, with a note, for one release."""
+    p.add_argument("--num-players", type=int, metavar="N",
+                   help="seats at the table (default: the game's)")
+    p.add_argument("--players", metavar="A,B,...", help=players_help)
+
+
+def seat_flags(args: argparse.Namespace, prog: str = PROG) -> tuple[int | None, str | None]:
+    """(seat count, players) from ``--num-players`` and ``--players`` (see
+    ``add_seat_flags``); a seat count given both ways is a CLIError."""
+    count, players = args.num_players, args.players
+    if players is not None and players.strip().isdigit():
+        print(f"{prog}: note: --players {players} (a seat count) is deprecated: use "
+              f"--num-players {players}", file=sys.stderr)
+        if count is not None:
+            raise CLIError("argument --num-players: given twice (--num-players and --players "
+                           "N)")
+        return int(players), None
+    return count, players
 
 
 class Parser(argparse.ArgumentParser):

@@ -259,14 +259,13 @@ class Match:
 
 
 def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
-    from ..cli_args import Parser
+    from ..cli_args import Parser, add_seat_flags
 
     p = Parser(prog=prog, description=f"Play {view.title} in the terminal against the "
                "computer, or watch the computer play every seat (--watch). Type a move's "
                "short name, '?' for the rules, 'q' to quit.")
     p.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
-    p.add_argument("--players", type=int, help="players at the table, you included (default: "
-                   "the game's)")
+    add_seat_flags(p, "the computer's players (the same as --agent)")
     watch_default = (f"; with --watch: {', '.join(view.watch_agents)} in turn"
                      if view.watch_agents else "")
     p.add_argument("--agent", metavar="SPEC[,SPEC...]",
@@ -291,23 +290,28 @@ def main(view: View, argv: list[str] | None = None,
     """Run ``vecgames play GAME``; returns the exit code (0 played or quit, 1 failure,
     2 usage error, 130 interrupted)."""
 
-    from ..cli_args import CLIError, parse_rule
+    from ..cli_args import CLIError, parse_rule, seat_flags
 
     prog = f"vecgames play {view.game}"
     try:
         args = build_parser(view, prog).parse_args(argv)
     except SystemExit as exc:  # --help, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
-    flags = {"seat": "--seat", "num_players": "--players", "games": "--games",
+    flags = {"seat": "--seat", "num_players": "--num-players", "games": "--games",
              "seed": "--seed", "delay": "--delay", "agent": "--agent"}
     try:  # the options and the players are checked before anything is played
         defaults = rules_module(view.game).DEFAULT_OPTIONS
         options = dict(parse_rule(text, defaults) for text in args.rule)
-        if args.players is not None:
+        count, listed = seat_flags(args, prog)
+        if listed is not None:
+            if args.agent is not None:
+                raise CLIError("argument --players: given twice (--players and --agent)")
+            args.agent = listed
+        if count is not None:
             if "num_players" in options:
-                raise CLIError("argument --players: given twice (--players and --rule "
+                raise CLIError("argument --num-players: given twice (--num-players and --rule "
                                "num_players)")
-            options["num_players"] = args.players
+            options["num_players"] = count
     except CLIError as exc:
         print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2

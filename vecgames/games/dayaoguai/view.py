@@ -1,7 +1,7 @@
 """Play Da Yaoguai 打妖怪 in the terminal: ``vecgames play dayaoguai``.
 
     vecgames play dayaoguai                        # you against three shed players
-    vecgames play dayaoguai --players 3 --agent shed,weakest
+    vecgames play dayaoguai --num-players 3 --agent shed,weakest
     vecgames play dayaoguai --watch --seed 3 --rule must_beat=true
 
 You see your hand, the cards on the table, how many cards each player holds and the cards

@@ -1,7 +1,7 @@
 """Play Hanabi in the terminal: ``vecgames play hanabi``.
 
     vecgames play hanabi                           # you and the rule-based player
-    vecgames play hanabi --players 4 --agent rules
+    vecgames play hanabi --num-players 4 --agent rules
     vecgames play hanabi --watch --seed 3 --delay 0.5
 
 You see the other players' cards and what they know of them (``R3[R?]``: they know it is red),

@@ -1,8 +1,8 @@
 """Play no-limit Hold'em in the terminal: ``vecgames play holdem``.
 
     vecgames play holdem                           # you and five strength players (6 seats)
-    vecgames play holdem --players 2               # heads-up against the strength player
-    vecgames play holdem --players 6 --games 10 --agent strength,call,raise,random,check
+    vecgames play holdem --num-players 2               # heads-up against the strength player
+    vecgames play holdem --num-players 6 --games 10 --agent strength,call,raise,random,check
     vecgames play holdem --watch --seed 3 --rule stack=200
 
 You see your hole cards and the board as it is dealt. Moves: 'f' fold, 'c' check or call,

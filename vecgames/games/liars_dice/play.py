@@ -1,7 +1,7 @@
 """Play Liar's Dice with 斋/飞 against the computer: ``vecgames play liars-dice``.
 
     vecgames play liars-dice                          # you against the heuristic, 1 round
-    vecgames play liars-dice --players 4 --rounds 3   # you against three heuristic players
+    vecgames play liars-dice --num-players 4 --rounds 3   # you against three heuristic players
     vecgames play liars-dice --agent runs/ld.pt       # against a trained agent (needs torch)
     vecgames play liars-dice --variant basic          # the original's basic rules: 飞 only
     vecgames play liars-dice --watch --agent heuristic,random --seed 3 --delay 1
@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ...cli_args import TRAIN_HINT, Parser
+from ...cli_args import TRAIN_HINT, CLIError, Parser, add_seat_flags, seat_flags
 from ...core.rng import check_seed
 from ...core.validation import check_bool, check_int
 from ...play.terminal import PlayError, agent_list, check_delay, check_io, run_command
@@ -57,7 +57,7 @@ PROMPT = "Your bid (e.g. 'fei 7 4', 'zhai 3 1') or 'c' to challenge: "
 BASIC_PROMPT = "Your bid (e.g. '7 4': seven 4s, ones wild) or 'c' to challenge: "
 HELP_WORDS = ("h", "help", "?", "rules")
 # Library argument name -> command-line flag, to name the flag in error messages.
-FLAG_OF_ARG = {"num_players": "--players", "dice": "--dice", "num_rounds": "--rounds",
+FLAG_OF_ARG = {"num_players": "--num-players", "dice": "--dice", "num_rounds": "--rounds",
                "seat": "--seat", "threshold": "--threshold", "seed": "--seed",
                "variant": "--variant", "delay": "--delay"}
 
@@ -534,12 +534,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG, description="Play Liar's Dice with 斋/飞 (zhai/fei) against the computer: "
         "type bids such as 'fei 7 4' or 'zhai 3 1', 'c' to challenge, 'q' to quit; or watch "
         "the computer play every seat (--watch).")
-    p.add_argument("--players", type=int, default=2, help="players at the table, you included "
-                   "(2..8, default 2)")
+    add_seat_flags(p, "the computer's players (the same as --agent)")
     p.add_argument("--rounds", type=int, default=1, help="rounds in the match (default 1)")
     p.add_argument("--dice", type=int, default=5, help="dice per player (default 5)")
     p.add_argument("--seat", type=int, default=0, help="your seat, 0..players-1 (default 0)")
-    p.add_argument("--agent", default="heuristic", metavar="|".join(POLICIES) + "|PATH.pt[,...]",
+    p.add_argument("--agent", metavar="|".join(POLICIES) + "|PATH.pt[,...]",
                    help="the computer's players: a baseline policy or a checkpoint of "
                         "vecgames.training.liars_dice (needs torch; default heuristic), or a "
                         "comma list with one per computer seat in seat order")
@@ -574,9 +573,17 @@ def main(argv: list[str] | None = None, input_fn: Callable[[str], str] = input,
         args = build_parser().parse_args(argv)
     except SystemExit as exc:  # --help, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
+    try:
+        count, listed = seat_flags(args, PROG)
+        if listed is not None and args.agent is not None:
+            raise CLIError("argument --players: given twice (--players and --agent)")
+    except CLIError as exc:
+        print(f"{PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    agent = listed or args.agent or "heuristic"
     return run_command(PROG, lambda: LiarsDiceGame(
-        players=args.players, rounds=args.rounds, dice=args.dice, seat=args.seat,
-        agent=args.agent, threshold=args.threshold, seed=args.seed, render=args.render,
+        players=2 if count is None else count, rounds=args.rounds, dice=args.dice, seat=args.seat,
+        agent=agent, threshold=args.threshold, seed=args.seed, render=args.render,
         forbid_repeat_bids=args.forbid_repeat_bids, variant=args.variant, watch=args.watch,
         delay=args.delay, input_fn=input_fn, print_fn=print_fn), FLAG_OF_ARG, print_fn)
 

@@ -1,8 +1,8 @@
 """Play Zha Jin Hua 扎金花 in the terminal: ``vecgames play zhajinhua``.
 
     vecgames play zhajinhua                        # you (seat 0) against 5 heuristic players
-    vecgames play zhajinhua --players 3 --agent heuristic,random
-    vecgames play zhajinhua --watch --players 4 --seed 3 --delay 1
+    vecgames play zhajinhua --num-players 3 --agent heuristic,random
+    vecgames play zhajinhua --watch --num-players 4 --seed 3 --delay 1
 
 You see your cards only after you look ('l'); a seat that compared with you has seen yours,
 and you theirs. Moves: 'go' (act without looking), 'l' look, 'f' fold, 'b1'..'b32' bet that
