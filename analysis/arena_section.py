@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
+from vecgames.analysis.report_kit import md_table
 from vecgames.analysis.seat_players import distinct_players
-from vecgames.analysis.zhajinhua_report import md_table
 
 HEADING = "## Who beats whom"
 # ArenaResult attribute -> CSV table name (``<stem>_arena_<name>.csv``)

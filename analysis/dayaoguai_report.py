@@ -37,15 +37,17 @@ import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
-from vecgames.analysis.hanabi_report import Z95, Frames, as_frames, simulate_policies
-from vecgames.analysis.seat_players import player_seats, seat_labels
-from vecgames.analysis.zhajinhua_report import (
+from vecgames.analysis.hanabi_report import Frames, as_frames, simulate_policies
+from vecgames.analysis.report_kit import (
     QUANTILES,
-    _load_pyplot_free_figure,
-    _policy_text,
+    Z95,
+    figure_class,
     md_table,
+    mean_ci,
+    policy_text,
     write_tables,
 )
+from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.cli_args import print_throughput
 from vecgames.games.dayaoguai.names import check_seat_names, seat_name
 from vecgames.games.dayaoguai.rules import MASTER, PASS
@@ -100,20 +102,6 @@ def _max_steps(df: pd.DataFrame) -> Any:
 
 
 # ---------------------------------------------------------------- statistics
-
-
-def mean_ci(x: np.ndarray, z: float = Z95) -> dict[str, float]:
-    """Count, mean, sample std (ddof=1) and the 95% CI half-width and bounds of the mean."""
-    x = np.asarray(x, dtype=np.float64)
-    n = x.size
-    if n == 0:
-        return {"n": 0, "mean": np.nan, "std": np.nan, "ci95": np.nan, "ci_low": np.nan,
-                "ci_high": np.nan}
-    mean = float(x.mean())
-    std = float(x.std(ddof=1)) if n > 1 else np.nan
-    half = z * std / np.sqrt(n) if n > 1 else np.nan
-    return {"n": n, "mean": mean, "std": std, "ci95": half, "ci_low": mean - half,
-            "ci_high": mean + half}
 
 
 def game_table(data: Frames) -> pd.DataFrame:
@@ -507,7 +495,7 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
     for label, df in frames.items():
         a = df.attrs
         text = (f"- **{label}**: {len(df):,} games, policy "
-                f"{_policy_text(a.get('policy', label))}, seed {a.get('seed', '?')}")
+                f"{policy_text(a.get('policy', label))}, seed {a.get('seed', '?')}")
         if "rules" in a:
             text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
         lines.append(text)
@@ -563,7 +551,7 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
            *(f"{label}_share" for label in frames))
     signed = ("mean_beans", "ci_low", "ci_high", "mean_beans_truncated", "mean_beans_all",
               "coef", "r_place", "r_win", "r_beans")
-    Figure = _load_pyplot_free_figure() if plots else None
+    Figure = figure_class() if plots else None
     note = ["_Plots skipped: matplotlib is not installed (`pip install -e \".[report]\"`)._",
             ""] if plots and Figure is None else []
     lines = _intro(frames, elapsed, title) + note

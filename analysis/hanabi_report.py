@@ -28,20 +28,20 @@ import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
-from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
-from vecgames.analysis.zhajinhua_report import (
-    _policy_text,
+from vecgames.analysis.report_kit import (
+    Z95,
     md_table,
     plot_section,
+    policy_text,
     write_tables,
 )
+from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.cli_args import print_throughput
 from vecgames.games.hanabi.rules import LIFE, MAX_LIFE
 
 MAX_SCORE = 25
 END_NAMES = ("lives", "perfect", "deck")
 KINDS = ("hint", "play", "discard")  # per-game columns hints, plays, discards
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 DECISION_GAMES = 500  # games per team the CLI plays for the decision table
 
 Frames = Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame] | pd.DataFrame
@@ -321,7 +321,7 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
     for label, df in frames.items():
         a = df.attrs
         games = int(score_counts(df).sum())
-        text = f"- **{label}**: {games:,} games, policy {_policy_text(a.get('policy', label))}"
+        text = f"- **{label}**: {games:,} games, policy {policy_text(a.get('policy', label))}"
         text += f", seed {a.get('seed', '?')}"
         if "rules" in a:
             text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())

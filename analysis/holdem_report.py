@@ -20,14 +20,14 @@ import pandas as pd
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import frame_players, no_log_note
 from vecgames.analysis.holdem_betting import ACTIONS, betting_log, betting_table
-from vecgames.analysis.seat_players import player_seats, seat_labels
-from vecgames.analysis.zhajinhua_report import (
-    _load_pyplot_free_figure,
-    _plot_hist,
+from vecgames.analysis.report_kit import (
+    figure_class,
     histogram_table,
     md_table,
+    plot_hist,
     write_tables,
 )
+from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.cli_args import print_throughput
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
 
@@ -185,10 +185,10 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
                       "100 hands in big blinds; wtsd: went to showdown; wsd: won at showdown "
                       "(share of the shown hands).", ""] + _betting_lines(tables, decision_games)
             lines += arena_section(arena, labels)
-    figure = _load_pyplot_free_figure() if plots else None
+    figure = figure_class() if plots else None
     if figure is not None:
         png = Path(f"{stem}_pot.png")
-        _plot_hist(figure, tables["pot_hist"], "pot (chips)", png)
+        plot_hist(figure, tables["pot_hist"], "pot (chips)", png)
         written["plot_pot"] = png
         lines += [f"![pot sizes]({png.name})", ""]
     elif plots:

@@ -28,16 +28,17 @@ import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
-from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
-from vecgames.analysis.zhajinhua_report import (
-    _policy_text,
+from vecgames.analysis.report_kit import (
     md_table,
+    mean_ci,
     plot_section,
+    policy_text,
+    rate_ci,
     write_tables,
 )
+from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
 from vecgames.cli_args import print_throughput
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 MODE_NAMES = ("fei", "zhai")  # vecgames.games.liars_dice.bids.MODE_NAMES
 MODE_TEXT = {"fei": "飞 fei (ones wild)", "zhai": "斋 zhai (face only)"}
 BID_KINDS = ("challenge", "fei", "zhai")  # decision kinds of the bids table
@@ -72,22 +73,6 @@ def _played(df: pd.DataFrame) -> pd.DataFrame:
     return df[(df["end"] == "challenge").to_numpy()]
 
 
-def _rate_ci(hits: np.ndarray, n: np.ndarray) -> dict[str, np.ndarray]:
-    n = np.asarray(n, np.float64)
-    p = np.divide(hits, n, out=np.full(n.shape, np.nan), where=n > 0)
-    half = Z95 * np.sqrt(np.divide(p * (1 - p), n, out=np.full(n.shape, np.nan), where=n > 0))
-    return {"rate": p, "ci95": half, "ci_low": p - half, "ci_high": p + half}
-
-
-def _mean_ci(x: np.ndarray) -> dict[str, float]:
-    x = np.asarray(x, np.float64)
-    n = len(x)
-    mean = float(x.mean()) if n else float("nan")
-    std = float(x.std(ddof=1)) if n > 1 else float("nan")
-    half = Z95 * std / np.sqrt(n) if n > 1 else float("nan")
-    return {"mean": mean, "ci95": half, "std": std}
-
-
 # ---------------------------------------------------------------- tables
 
 
@@ -105,7 +90,7 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     caught = (played["actual"] < played["count"]).to_numpy()
     challenges = np.bincount(challenger, minlength=n)[:n]
     caught_by = np.bincount(challenger, weights=caught, minlength=n)[:n]
-    loss = _rate_ci(lost, np.full(n, rounds))
+    loss = rate_ci(lost, np.full(n, rounds))
     matches = int(df["game"].nunique())
     return pd.DataFrame({
         "seat": np.arange(n),
@@ -118,7 +103,7 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
         "ci_high": loss["ci_high"],
         "opened": opened,
         "challenges": challenges,
-        "challenge_success": _rate_ci(caught_by, challenges)["rate"],
+        "challenge_success": rate_ci(caught_by, challenges)["rate"],
         "penalty_per_match": lost / max(matches, 1),
     })
 
@@ -150,7 +135,7 @@ def player_table(df: pd.DataFrame) -> pd.DataFrame:
         turns = sum(int(_turns(opener, bids, int(p), n).sum()) for p in seats)
         mine_c, mine_b = np.isin(challenger, seats), np.isin(bidder, seats)
         lost = int(np.isin(loser, seats).sum())
-        loss = _rate_ci(np.array([lost]), np.array([len(played) * len(seats)]))
+        loss = rate_ci(np.array([lost]), np.array([len(played) * len(seats)]))
         rows.append({"player": name, "seats": len(seats), "rounds": len(played) * len(seats),
                      "rounds_lost": lost, "loss_rate": loss["rate"][0], "ci95": loss["ci95"][0],
                      "decisions": turns, "challenges": int(mine_c.sum()),
@@ -193,7 +178,7 @@ def round_table(df: pd.DataFrame) -> pd.DataFrame:
     opener's loss rate."""
     _check(df)
     played = _played(df)
-    bids = _mean_ci(played["bids"].to_numpy())
+    bids = mean_ci(played["bids"].to_numpy())
     ends = df["end"].value_counts(sort=False)
     caught = (played["actual"] < played["count"]).to_numpy()
     return pd.DataFrame([{
@@ -261,7 +246,7 @@ def mode_table(df: pd.DataFrame) -> pd.DataFrame:
         sel = mode == name
         k = int(sel.sum())
         false = int((played["actual"].to_numpy()[sel] < played["count"].to_numpy()[sel]).sum())
-        ci = _rate_ci(np.array([false]), np.array([k]))
+        ci = rate_ci(np.array([false]), np.array([k]))
         rows.append({"mode": MODE_TEXT[name], "rounds": k, "share": k / max(len(played), 1),
                      "mean_count": played["count"].to_numpy()[sel].mean() if k else np.nan,
                      "mean_actual": played["actual"].to_numpy()[sel].mean() if k else np.nan,
@@ -316,7 +301,7 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
              f"Statistics of simulated Liar's Dice {game} matches "
              "(`vecgames.simulate(\"liars_dice\", ...)`), one round per row of the raw data.",
              "", f"- matches: {matches:,}", f"- players: {num_seats(df)}",
-             f"- policy: {_policy_text(a.get('policy', 'unknown'))}"
+             f"- policy: {policy_text(a.get('policy', 'unknown'))}"
              + (f" (challenge threshold {a['threshold']})" if "threshold" in a else ""),
              f"- seed: {a.get('seed', 'unknown')}"]
     if "rules" in a:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
+from vecgames.analysis.report_kit import Z95
 
 
 def seat_labels(df: pd.DataFrame, num_seats: int) -> list[str]:

@@ -11,14 +11,22 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from pandas.api.types import is_numeric_dtype
 
+from vecgames.analysis.report_kit import (
+    QUANTILES,
+    figure_class,
+    histogram_table,
+    md_table,
+    plot_hist,
+    policy_text,
+    write_tables,
+)
 from vecgames.analysis.seat_players import mean_ci95, player_seats, ratio, seat_labels
 from vecgames.cli_args import print_throughput
 from vecgames.games.zhajinhua import ACTION_NAMES
@@ -29,7 +37,6 @@ STATUSES = ("blind", "seen")
 # Actions grouped for the frequency tables: the six "compare with seat j" become one column.
 ACTION_GROUPS = ("no-op", "look", "fold", "compare") + tuple(ACTION_NAMES[9:])
 _GROUP_OF_ACTION = np.array([0, 1, 2] + [3] * 6 + list(range(4, 10)))
-QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 
 
 # ---------------------------------------------------------------- per-game tables
@@ -167,21 +174,6 @@ def distribution_table(df: pd.DataFrame,
     return pd.DataFrame(rows)
 
 
-def histogram_table(values: Iterable[int] | np.ndarray, max_bins: int = 40) -> pd.DataFrame:
-    """Histogram of integer values: one bin per value if they span <= max_bins values, else
-    max_bins-ish bins of equal integer width. Bins are [low, high] inclusive."""
-    v = np.asarray(values, dtype=np.int64)
-    if v.size == 0:
-        return pd.DataFrame(columns=["low", "high", "games", "share", "cumulative"])
-    lo, hi = int(v.min()), int(v.max())
-    width = max(1, -(-(hi - lo + 1) // max_bins))
-    counts = np.bincount((v - lo) // width)
-    low = lo + width * np.arange(len(counts))
-    share = counts / v.size
-    return pd.DataFrame({"low": low, "high": low + width - 1, "games": counts, "share": share,
-                         "cumulative": np.cumsum(share)})
-
-
 # ---------------------------------------------------------------- action tables
 
 
@@ -300,47 +292,12 @@ def player_table(df: pd.DataFrame) -> pd.DataFrame:
 # ---------------------------------------------------------------- Markdown
 
 
-def _fmt(value: Any, kind: str) -> str:
-    if isinstance(value, float) and np.isnan(value):
-        return "–"
-    if kind == "pct":
-        return f"{100 * value:.2f}%"
-    if kind == "signed":
-        return f"{value:+.3f}"
-    if isinstance(value, (int, np.integer)):
-        return f"{value:,}"
-    if isinstance(value, (float, np.floating)):
-        return f"{value:,.3f}" if abs(value) < 1000 else f"{value:,.1f}"
-    return str(value)
-
-
-def md_table(df: pd.DataFrame, pct: Iterable[str] = (), signed: Iterable[str] = ()) -> str:
-    """A DataFrame as a Markdown table; ``pct`` columns as percentages, ``signed`` with a sign."""
-    kinds = {c: "pct" for c in pct} | {c: "signed" for c in signed}
-    cols = [str(c) for c in df.columns]
-    lines = ["| " + " | ".join(cols) + " |",
-             "|" + "|".join("---:" if is_numeric_dtype(df[c]) else "---" for c in df.columns) + "|"]
-    for row in df.itertuples(index=False):  # table rows, never games
-        cells = [_fmt(v, kinds.get(c, "")) for c, v in zip(cols, row, strict=True)]
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
 def _rules_text(rules: Mapping[str, Any]) -> str:
     """Rule options as the user passes them (``first_player=None`` shown as random)."""
     r = dict(rules)
     if r.get("first_player") is None:
         r["first_player"] = "random"
     return ", ".join(f"{k}={v}" for k, v in r.items())
-
-
-def _policy_text(policy: Any) -> str:
-    if isinstance(policy, str):
-        return policy
-    names = [str(p) for p in policy]
-    if len(set(names)) == 1:
-        return f"{names[0]} (all seats)"
-    return ", ".join(f"seat {p}: {name}" for p, name in enumerate(names))
 
 
 def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
@@ -351,7 +308,7 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
              "Statistics of simulated Zha Jin Hua 扎金花 games "
              "(`vecgames.simulate`), one game per row of the raw data.", "",
              f"- games: {games:,}", f"- players: {n}",
-             f"- policy: {_policy_text(a.get('policy', 'unknown'))}",
+             f"- policy: {policy_text(a.get('policy', 'unknown'))}",
              f"- seed: {a.get('seed', 'unknown')}"]
     if "rules" in a:
         lines.append(f"- rules: {_rules_text(a['rules'])}")
@@ -367,40 +324,6 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
 
 
 # ---------------------------------------------------------------- plots
-
-
-def _load_pyplot_free_figure():
-    """matplotlib's Figure class (no pyplot: no global backend state), or None if missing."""
-    try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        return None
-    return Figure
-
-
-def plot_section(draw: Any, png: Path, alt: str, paths: list[Path]) -> list[str]:
-    """Markdown lines of one figure: ``draw(Figure, png)`` writes it and ``png`` joins
-    ``paths``; without matplotlib, a note saying the plot was skipped."""
-    Figure = _load_pyplot_free_figure()
-    if Figure is None:
-        return ["_Plot skipped: matplotlib is not installed (`pip install -e \".[report]\"`)._",
-                ""]
-    draw(Figure, png)
-    paths.append(png)
-    return [f"![{alt}]({png.name})", ""]
-
-
-def _plot_hist(Figure, hist: pd.DataFrame, xlabel: str, path: Path) -> None:
-    fig = Figure(figsize=(7, 4))
-    ax = fig.subplots()
-    ax.bar(hist["low"], hist["share"], width=hist["high"] - hist["low"] + 1, align="edge",
-           edgecolor="white", linewidth=0.5)
-    ax.set_title(f"{xlabel}: share of games (log scale)")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel("share of games")
-    ax.set_yscale("log")
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
 
 
 def _plot_categories(Figure, cats: pd.DataFrame, n: int, path: Path) -> None:
@@ -519,19 +442,6 @@ def _sections(t: dict[str, pd.DataFrame], images: Mapping[str, str],
     return lines
 
 
-def write_tables(tables: Mapping[str, pd.DataFrame], path_md: Path
-                 ) -> tuple[Path, dict[str, Path]]:
-    """Write each table as ``<stem>_<name>.csv`` beside ``path_md`` (its folder is made);
-    returns the stem and the written paths by table name."""
-    path_md.parent.mkdir(parents=True, exist_ok=True)
-    stem = path_md.with_suffix("")
-    written: dict[str, Path] = {}
-    for name, table in tables.items():
-        written[name] = Path(f"{stem}_{name}.csv")
-        table.to_csv(written[name], index=False)
-    return stem, written
-
-
 def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None = None,
                  title: str = "Zha Jin Hua simulation report", plots: bool = True,
                  arena: Any = None) -> dict[str, Path]:
@@ -562,12 +472,12 @@ def _write_plots(df: pd.DataFrame, tables: dict[str, pd.DataFrame], stem: Path,
     """PNG plots; returns {plot name: file name} and a note for the report ('' if none)."""
     if not plots:
         return {}, ""
-    Figure = _load_pyplot_free_figure()
+    Figure = figure_class()
     if Figure is None:
         return {}, ("_Plots skipped: matplotlib is not installed "
                     "(`pip install -e \".[report]\"`)._")
     names = {k: f"{stem.name}_{k}.png" for k in ("pot", "categories", "actions")}
-    _plot_hist(Figure, tables["pot_hist"], "pot (chips)", stem.parent / names["pot"])
+    plot_hist(Figure, tables["pot_hist"], "pot (chips)", stem.parent / names["pot"])
     _plot_categories(Figure, tables["categories"], num_seats(df),
                      stem.parent / names["categories"])
     if "actions_by_round" in tables:

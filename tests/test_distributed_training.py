@@ -24,7 +24,7 @@ def cluster():
 
 def test_workers_compile_into_one_shared_cache_dir(cluster, tmp_path):
     """Fresh workers with an empty shared NUMBA_CACHE_DIR compile side by side and agree."""
-    module = simulation_module("liars_dice")
+    module = simulation_module("kuhn_poker")  # the smallest kernels: compiled in seconds
     job = module.plan(2_000, seed=1, summary=True)
     shards = job.split(2)
     outputs = run_sharded(module.run, shards, sizes=[1_000, 1_000], progress=False,

@@ -278,7 +278,9 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
                   "short_stack": SHORT_STACK_OPTIONS[rules.short_stack_fold],
                   "min_raise": MIN_RAISE_OPTIONS[rules.min_raise_call]}
     if job.summary:
-        return _summary_frame(out["totals"], n, job.num_games, names, rules_attr)
+        summary = _summary_frame(out["totals"], n, job.num_games, names, rules_attr)
+        summary.attrs.update(game="holdem", seed=job.seed, num_games=job.num_games)
+        return summary
     df = pd.DataFrame({f"chips_{p}": out["chips"][:, p] for p in range(n)})
     df["button"] = out["button"]
     df["end_street"] = pd.Categorical.from_codes(out["end_street"], STREET_NAMES[:4])
@@ -292,6 +294,7 @@ def frame(job: SimJob, out: dict[str, np.ndarray]) -> pd.DataFrame:
         df[f"category_{p}"] = out["category"][:, p]
     df.attrs["policies"] = names
     df.attrs["rules"] = rules_attr
+    df.attrs.update(game="holdem", seed=job.seed, num_games=job.num_games)
     return df
 
 
