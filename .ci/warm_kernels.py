@@ -22,6 +22,14 @@ def warm(game: str) -> None:
         mask = np.asarray(info["action_mask"])
         actions = np.array([rng.choice(np.flatnonzero(row)) for row in mask])
         *_, info = env.step(actions)
+    # the built-in players at an env (mixed tables, the arena, the web): one kernel per game
+    from vecgames.policies.builtin import BuiltinPlayer
+
+    rows = np.arange(env.num_envs, dtype=np.int64)
+    for name in vecgames.players(game):
+        player = BuiltinPlayer(game, name)
+        if not player.kernel_only:
+            player.act_env(env, rows)
 
 
 def main() -> int:
