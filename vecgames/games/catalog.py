@@ -71,11 +71,6 @@ def rules_module(name: str) -> ModuleType:
     return spec_of(name).load("rules")  # type: ignore[no-any-return]
 
 
-def default_options(name: str) -> dict[str, Any]:
-    """Game ``name``'s rule options with their defaults."""
-    return dict(rules_module(name).DEFAULT_OPTIONS)
-
-
 def gym_id(name: str) -> str:
     """The Gymnasium id of game ``name``, e.g. ``vecgames/Holdem-v0``."""
     return spec_of(name).gym_id

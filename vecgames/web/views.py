@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ..games.catalog import rules_module, spec_of, specs
-from ..policies.human import View
+from ..games.view import View
 
 
 def web_games() -> tuple[str, ...]:
