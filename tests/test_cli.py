@@ -60,6 +60,44 @@ def test_simulate_summary_with_rules(capsys):
     assert sum(float(r[3]) for r in seat_rows) == pytest.approx(1.0, abs=1e-3)  # win shares
 
 
+def test_rule_flags_come_from_every_game_spec(capsys):
+    """Every rule option of every game (its rules' DEFAULT_OPTIONS) is a flag of simulate,
+    with the help its guide gives; a flag the game lacks is a usage error naming it."""
+    from vecgames.games.catalog import specs
+
+    assert main(["simulate", "--help"]) == 0
+    help_text = " ".join(capsys.readouterr().out.split())
+    for name, spec in specs().items():
+        docs = spec.load("guide").OPTION_DOCS
+        for key in spec.load("rules").DEFAULT_OPTIONS:
+            flag = "--" + key.replace("_", "-")
+            assert flag in help_text, (name, flag)
+            if key != "num_players":
+                assert f"{name}: {' '.join(docs[key].help.split())}" in help_text
+        assert name in help_text.split("built-in players (")[1]  # the players of every game
+    assert main(["simulate", "zhajinhua", "--games", "10", "--stack", "50"]) == 2
+    err = capsys.readouterr().err
+    assert "argument --stack: zhajinhua has no rule option stack" in err
+
+
+def test_a_rule_flag_plays_as_its_rule_option(capsys):
+    """``--must-beat`` and ``--rule must_beat=true`` play the same games; ``--rounds`` is the
+    old spelling of ``--num-rounds``."""
+    outs = []
+    for flags in (["--must-beat"], ["--rule", "must_beat=true"], []):
+        assert main(["simulate", "dayaoguai", "--games", "200", "--seed", "5", "--players",
+                     "random", *flags]) == 0
+        outs.append(capsys.readouterr().out.split("simulated")[0])
+    assert outs[0] == outs[1] != outs[2]
+    for flag in ("--rounds", "--num-rounds"):
+        assert main(["simulate", "liars_dice", "--games", "100", flag, "2", "--csv",
+                     "/dev/null"]) == 0
+        assert "rounds" in capsys.readouterr().out
+    assert main(["simulate", "dayaoguai", "--games", "10", "--must-beat", "--rule",
+                 "must_beat=false"]) == 2
+    assert "must_beat given twice (--must-beat" in capsys.readouterr().err
+
+
 def test_threads_restored(capsys):
     before = numba.get_num_threads()
     assert main(["simulate", "zhajinhua", "--games", "1000", "--threads", "1"]) == 0

@@ -6,32 +6,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 PROG = "vecgames"
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
-# Rule options: CLI flag -> library keyword (only the flags given are passed on).
-RULE_FLAGS: dict[str, str] = {
-    "--num-players": "num_players",
-    "--ante": "ante",
-    "--max-rounds": "max_rounds",
-    "--no-compare-rounds": "no_compare_rounds",
-    "--a23": "a23",
-    "--special-235": "special_235",
-    "--first-player": "first_player",
-    "--stack": "stack",
-    "--small-blind": "small_blind",
-    "--big-blind": "big_blind",
-    "--dice": "dice",
-    "--rounds": "num_rounds",
-    "--base": "base",
-    "--max-steps": "max_steps",
-}
-# Library argument name -> CLI flag, to name the flag in error messages.
-FLAG_OF_ARG: dict[str, str] = {v: k for k, v in RULE_FLAGS.items()} | {
-    "num_games": "--games", "policy": "--policy", "players": "--policy", "seed": "--seed",
-    "num_threads": "--threads", "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard",
-    "address": "--address"}
+# Library argument name -> CLI flag, to name the flag in error messages (the rule options'
+# flags are read from the game specs: ``vecgames.cli.rule_flags``).
+FLAG_OF_ARG: dict[str, str] = {
+    "num_players": "--num-players", "num_games": "--games", "policy": "--policy",
+    "players": "--policy", "seed": "--seed", "num_threads": "--threads",
+    "num_shards": "--shards", "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
 
 
 class CLIError(Exception):
@@ -68,7 +53,15 @@ def seat_flags(args: argparse.Namespace, prog: str = PROG) -> tuple[int | None, 
 class Parser(argparse.ArgumentParser):
     """argparse with a usage error on one line, ``vecgames: error: ...`` (exit code 2), like
     the errors found after parsing; ``--help`` still shows the usage. Subcommand parsers
-    are of the same class."""
+    are of the same class. ``lazy_epilog``: a function giving the epilog, called only when the
+    help is shown (it may import every game's players)."""
+
+    lazy_epilog: Callable[[], str] | None = None
+
+    def format_help(self) -> str:
+        if self.lazy_epilog is not None and self.epilog is None:
+            self.epilog = self.lazy_epilog()
+        return super().format_help()
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{PROG}: error: {message} (see {self.prog} --help)\n")
@@ -87,27 +80,32 @@ def parse_rule(text: str, defaults: dict[str, Any]) -> tuple[str, Any]:
     if key not in defaults:
         raise CLIError(f"argument --rule: unknown rule option {key!r} "
                        f"(this game's options: {', '.join(defaults)})")
-    default = defaults[key]
+    return key, convert_rule(key, raw, defaults[key], "--rule")
+
+
+def convert_rule(key: str, raw: str, default: Any, flag: str) -> Any:
+    """A rule option's text as the type of its default (bool: true/false, int, float, str; a
+    None default takes an int, ``none`` or a word); a CLIError naming ``flag`` otherwise."""
     try:
         if isinstance(default, bool):
             if raw.lower() not in _TRUE + _FALSE:
                 raise ValueError
-            return key, raw.lower() in _TRUE
+            return raw.lower() in _TRUE
         if isinstance(default, int):
-            return key, int(raw)
+            return int(raw)
         if isinstance(default, float):
-            return key, float(raw)
+            return float(raw)
         if default is None:
             if raw.lower() == "none":
-                return key, None
+                return None
             try:
-                return key, int(raw)
+                return int(raw)
             except ValueError:
-                return key, raw
+                return raw
     except ValueError:
         kind = "true or false" if isinstance(default, bool) else type(default).__name__
-        raise CLIError(f"argument --rule: {key} takes {kind}, got {raw!r}") from None
-    return key, raw
+        raise CLIError(f"argument {flag}: {key} takes {kind}, got {raw!r}") from None
+    return raw
 
 
 def flagged(exc: Exception, flag_of_arg: dict[str, str] | None = None) -> str:

@@ -8,11 +8,11 @@ from typing import Any
 
 from ..cli_args import (
     FLAG_OF_ARG,
-    RULE_FLAGS,
     CLIError,
     parse_rule,
 )
 from ..games.catalog import spec_of
+from .rule_flags import flag_of_arg
 
 
 def _add_backend(p: argparse.ArgumentParser) -> None:
@@ -50,12 +50,6 @@ def _ray_options(args: argparse.Namespace) -> dict[str, Any]:
             "cpus_per_shard": args.cpus_per_shard}
 
 
-def _rule_options(args: argparse.Namespace) -> dict[str, Any]:
-    given = {kw: getattr(args, flag[2:].replace("-", "_")) for flag, kw in RULE_FLAGS.items()}
-    options = {kw: v for kw, v in given.items() if v is not None}
-    return _add_rules(args.game, args.rule, options)
-
-
 def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """``options`` plus the ``--rule KEY=VALUE`` texts of ``game``; a key given twice is an
     error."""
@@ -63,7 +57,7 @@ def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str
     for text in texts:
         key, value = parse_rule(text, defaults)
         if key in options:
-            flag = FLAG_OF_ARG.get(key, f"--rule {key}")
+            flag = FLAG_OF_ARG.get(key) or flag_of_arg().get(key, f"--rule {key}")
             raise CLIError(f"argument --rule: {key} given twice ({flag} and --rule {text})")
         options[key] = value
     return options

@@ -18,6 +18,16 @@ def _add_players(p: argparse.ArgumentParser) -> None:
     p.add_argument("game", choices=sorted(game_names()))
 
 
+def players_epilog() -> str:
+    """Every game's built-in players, for a subcommand's help (from the game specs)."""
+    from ..games.catalog import specs
+    from ..policies.catalog import players
+
+    games = "; ".join(f"{name}: {', '.join(players(name))}" for name in specs())
+    return (f"built-in players ({games}). `vecgames players GAME` says how each plays; a "
+            f"checkpoint path or a zoo name (zoo:...) seats a trained player.")
+
+
 def _players(args: argparse.Namespace) -> int:
     from ..policies.catalog import players
     from ..simulators import default_policy

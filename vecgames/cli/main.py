@@ -16,7 +16,7 @@ from ..cli_args import (
 from ..games.catalog import specs
 from .arena import _add_arena, _arena
 from .equity import _add_equity, _add_preflop, _equity, _preflop
-from .listing import _add_list, _add_players, _list, _players
+from .listing import _add_list, _add_players, _list, _players, players_epilog
 from .play import _play, play_names
 from .serve import _add_serve, _serve
 from .simulate import _add_simulate, _simulate
@@ -34,14 +34,18 @@ def build_parser() -> argparse.ArgumentParser:
     _add_players(sub.add_parser("players", help="a game's built-in players, one line each",
                                 description="The built-in players of GAME (simulate's "
                                             "--policy names) with how each plays."))
-    _add_simulate(sub.add_parser("simulate", help="play whole games and summarize/report them"))
-    _add_arena(sub.add_parser("arena", help="matches between players: pairwise results with "
+    simulate = sub.add_parser("simulate", help="play whole games and summarize/report them")
+    _add_simulate(simulate)
+    arena = sub.add_parser("arena", help="matches between players: pairwise results with "
                                             "95%% CIs, ratings, a plot",
                               description="Play every pairing of PLAYERS (every seat "
                                           "assignment for 3+ seats), with duplicate deals "
                                           "where the game allows them; print the pairwise "
                                           "results and ratings (Hanabi: self-play and "
-                                          "cross-play scores)."))
+                                          "cross-play scores).")
+    _add_arena(arena)
+    for p in (simulate, arena):
+        p.lazy_epilog = players_epilog  # type: ignore[attr-defined]
     _add_equity(sub.add_parser("equity", help="Hold'em equity of hands or ranges"))
     _add_preflop(sub.add_parser("preflop-matrix",
                                 help="compute the exact 169 x 169 heads-up preflop matrix"))

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from ..cli_args import (
+    FLAG_OF_ARG,
     CLIError,
     add_seat_flags,
     flagged,
@@ -16,7 +17,8 @@ from ..cli_args import (
 )
 from ..games.catalog import game_names, spec_of, specs
 from .arena import ARENA_FLAGS
-from .common import _add_backend, _check_output, _policy, _ray_options, _rule_options
+from .common import _add_backend, _add_rules, _check_output, _policy, _ray_options
+from .rule_flags import add_rule_flags, flag_of_arg, rule_options
 
 # Games per seat assignment of the arena that `simulate --report` runs among distinct players.
 ARENA_GAMES = 2_000
@@ -48,24 +50,7 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seat-names", choices=("numbers", "xiyouji"),
                    help="dayaoguai: seat labels of the report (xiyouji: the original's 西游记 "
                         "characters 唐僧, 孙悟空, 猪八戒, 沙僧, ...)")
-    rules = p.add_argument_group("rule options (default: the game's defaults)")
-    rules.add_argument("--ante", type=int)
-    rules.add_argument("--max-rounds", type=int)
-    rules.add_argument("--no-compare-rounds", type=int)
-    rules.add_argument("--a23", choices=("lowest", "second"))
-    rules.add_argument("--special-235", action="store_true", default=None)
-    rules.add_argument("--first-player", type=int, help="opening seat (default: random)")
-    rules.add_argument("--stack", type=int, help="holdem: chips per seat at every hand (100)")
-    rules.add_argument("--small-blind", type=int, help="holdem: small blind (1)")
-    rules.add_argument("--big-blind", type=int, help="holdem: big blind (2)")
-    rules.add_argument("--dice", type=int, help="liars_dice: dice per player (5)")
-    rules.add_argument("--rounds", type=int, help="liars_dice: rounds per match (1)")
-    rules.add_argument("--base", type=int, help="dayaoguai: beans per card picked up (1)")
-    rules.add_argument("--max-steps", type=int,
-                       help="dayaoguai: steps before a game is truncated (5000)")
-    rules.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                       help="any rule option of the game, e.g. --rule min_raise=call "
-                            "(repeatable; `vecgames list` shows every game's options)")
+    add_rule_flags(p)
 
 
 def _seat_players(text: str) -> dict[str, Any]:
@@ -129,7 +114,8 @@ def _simulate(args: argparse.Namespace) -> int:
             raise CLIError(f"argument {flag}: must be >= 0, got {value}")
     _check_output(args.report, "--report", create=True)
     _check_output(args.csv, "--csv")
-    options = _rule_options(args)
+    seats = {} if args.num_players is None else {"num_players": args.num_players}
+    options = _add_rules(args.game, args.rule, seats | rule_options(args))
     kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
     if args.summary:  # only when asked: play_games (checkpoint players) has no summary
         kwargs.update(summary=True)
@@ -150,7 +136,7 @@ def _simulate(args: argparse.Namespace) -> int:
         df = simulate(args.game, args.games, progress=None, **kwargs, **ray_options)
         elapsed = time.perf_counter() - t1
     except (ValueError, TypeError) as exc:
-        raise CLIError(flagged(exc)) from None
+        raise CLIError(flagged(exc, FLAG_OF_ARG | flag_of_arg())) from None
     spec = spec_of(args.game)
     if spec.has("summary"):
         spec.load("summary")(args, df, t1 - t0, elapsed)
