@@ -183,9 +183,9 @@ def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):
     ("model.pt", "model.pt"),
 ])
 def test_simulate_policy_goes_to_players(text, spec):
-    """Built-in names and checkpoint paths alike: ``players=`` (built-in names only still
+    """Built-in names and checkpoint paths alike are ``players=`` (built-in names only still
     run in the kernels)."""
-    assert cli_simulate._seat_players(text) == {"players": spec}
+    assert cli_simulate._policy(text) == spec
 
 
 def test_checkpoint_players_on_the_command_line(tmp_path, capsys):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..policies.catalog import players as builtin_players
+from ..policies.human import HumanPlayer
+from ..policies.protocol import builtin_name, default_label, resolve_player
 
 
 @dataclass(frozen=True, eq=False)
@@ -19,36 +20,23 @@ class Entrant:
 
 
 def resolve_entrants(game: str, specs: list[Any]) -> list[Entrant]:
-    """Entrants for ``specs`` (built-in names, checkpoint paths, Player objects or plain
-    callables), labels made unique with ``#2``, ``#3``... An unknown name is a ValueError
+    """Entrants for ``specs`` (what ``vecgames.policies.protocol.resolve_player`` takes, but
+    a person), labels made unique with ``#2``, ``#3``... An unknown name is a ValueError
     listing the built-in players."""
-    names = builtin_players(game)
-    entrants = [_entrant(game, spec, names) for spec in specs]
+    entrants = [_entrant(game, spec) for spec in specs]
     return [Entrant(label, e.builtin, e.player)
             for e, label in zip(entrants, _unique([e.label for e in entrants]), strict=True)]
 
 
-def _entrant(game: str, spec: Any, names: dict[str, str]) -> Entrant:
-    if isinstance(spec, str) and spec in names:
-        return Entrant(spec, spec)
-    if isinstance(spec, str) and spec == "human":
-        raise ValueError("the arena plays many games without a person: 'human' cannot be an "
-                         "arena player (use `vecgames play` to play against players)")
-    builtin = getattr(spec, "builtin", None)  # a BuiltinPlayer of this game
-    if (isinstance(builtin, str) and builtin in names and getattr(spec, "game", game) == game
-            and getattr(spec, "threshold", None) is None):
-        return Entrant(builtin, builtin)
-    try:
-        from ..policies.protocol import default_label, resolve_players
-    except ImportError:  # pragma: no cover - the player layer ships with the arena
-        raise ValueError(f"unknown player {spec!r} for {game}; the built-in players are "
-                         f"{tuple(names)}") from None
-    player = resolve_players(game, spec, 1)[0]
-    from ..policies.human import HumanPlayer
-
+def _entrant(game: str, spec: Any) -> Entrant:
+    name = builtin_name(game, spec)
+    if name is not None:  # it plays inside the simulate kernels
+        return Entrant(name, name)
+    player = resolve_player(game, spec)
     if isinstance(player, HumanPlayer):
-        raise ValueError("the arena plays many games without a person: a HumanPlayer cannot "
-                         "be an arena player (use `vecgames play` to play against players)")
+        raise ValueError("the arena plays many games without a person: 'human' (a "
+                         "HumanPlayer) cannot be an arena player (use `vecgames play` to play "
+                         "against players)")
     return Entrant(default_label(player), None, player)
 
 

@@ -53,12 +53,6 @@ def _add_simulate(p: argparse.ArgumentParser) -> None:
     add_rule_flags(p)
 
 
-def _seat_players(text: str) -> dict[str, Any]:
-    """``--policy``'s keyword for simulate: ``players=`` takes built-in names (the in-kernel
-    path) and checkpoint paths (batched env steps) alike."""
-    return {"players": _policy(text)}
-
-
 def _print_plain_summary(args: argparse.Namespace, df: Any, startup: float,
                          elapsed: float) -> None:
     """A game without a summary of its own: each seat's mean payoff (its spec's), with its
@@ -116,7 +110,7 @@ def _simulate(args: argparse.Namespace) -> int:
     _check_output(args.csv, "--csv")
     seats = {} if args.num_players is None else {"num_players": args.num_players}
     options = _add_rules(args.game, args.rule, seats | rule_options(args))
-    kwargs = dict(_seat_players(args.policy), seed=args.seed, **options)
+    kwargs = dict(players=_policy(args.policy), seed=args.seed, **options)
     if args.summary:  # only when asked: play_games (checkpoint players) has no summary
         kwargs.update(summary=True)
     simulate_keywords = inspect.signature(spec_of(args.game).load("simulate").simulate).parameters

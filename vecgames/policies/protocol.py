@@ -18,8 +18,11 @@ seat acts. Optional attributes, all read with ``getattr``:
   ``__call__`` (an object with ``act_env`` need not be callable); ``rows`` int64 env indices;
 - ``reset_games(rows)``: called with the envs whose games just ended (stateful players).
 
-``resolve_players`` turns what a user writes (a built-in name, a checkpoint path, "human", a
-Player or a plain callable; one for every seat or one per seat) into Player objects.
+This module is the one resolver of what a user writes for a player (a built-in name, a zoo
+name, a checkpoint path, "human", a Player or a plain callable; one for every seat or one per
+seat): ``resolve_player`` (one item), ``resolve_items``/``resolve_players`` (a seat spec) and
+``builtin_name`` (whether an item plays inside the simulate kernels). ``simulate``, the
+arena, the terminal and the web all seat players through it.
 """
 
 from __future__ import annotations
@@ -92,6 +95,18 @@ def _is_item(spec: Any) -> bool:
 def _acts_on_env(item: Any) -> bool:
     """Whether ``item`` is a player through ``act_env`` alone (it need not be callable)."""
     return not isinstance(item, type) and callable(getattr(item, "act_env", None))
+
+
+def builtin_name(game: str, item: Any) -> str | None:
+    """The built-in player of ``game`` that ``item`` is, when it can play inside the simulate
+    kernels: its name, or a ``BuiltinPlayer`` of this game without a threshold of its own;
+    else None (it plays through env steps, or is not a player of this game)."""
+    if isinstance(item, str):
+        return item if item in builtin_players(game) else None
+    if (isinstance(item, BuiltinPlayer) and item.game == game and item.threshold is None
+            and item.builtin in builtin_players(game)):
+        return item.builtin
+    return None
 
 
 def resolve_player(game: str, item: Any) -> Any:

@@ -22,9 +22,8 @@ from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int
 from ..games.catalog import make, rules_module, spec_of
 from ..policies.builtin import BuiltinPlayer
-from ..policies.catalog import players as builtin_players
 from ..policies.human import HumanPlayer
-from ..policies.protocol import resolve_items, unique_labels
+from ..policies.protocol import builtin_name, resolve_items, unique_labels
 
 WAIT = -1
 DEFAULT_ENVS = 2048  # tables stepped together (fewer when there are fewer games)
@@ -69,22 +68,12 @@ def play_games(game: str, players: Any, num_games: int, seed: int = 0, first_gam
 
 def builtin_policy(game: str, spec: Any) -> str | list[str] | None:
     """``spec`` as ``simulate``'s ``policy`` (a name, or one per seat) when it seats built-in
-    players only (names or ``BuiltinPlayer`` objects without a threshold of their own), else
-    None: then only ``play_games`` can seat it."""
-    names = builtin_players(game)
-
-    def name_of(item: Any) -> str | None:
-        if isinstance(item, str) and item in names:
-            return item
-        if isinstance(item, BuiltinPlayer) and item.game == game and item.threshold is None:
-            return item.builtin
-        return None
-
+    players only (``builtin_name``), else None: then only ``play_games`` can seat it."""
     if isinstance(spec, (str, BuiltinPlayer)):
-        return name_of(spec)
+        return builtin_name(game, spec)
     if not isinstance(spec, (list, tuple)):
         return None
-    seats = [name_of(item) for item in spec]
+    seats = [builtin_name(game, item) for item in spec]
     return None if not seats or None in seats else [str(s) for s in seats]
 
 
