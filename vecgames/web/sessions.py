@@ -207,8 +207,7 @@ class Session:
     def __init__(self, catalog: Catalog, game: Any, opponents: Any = None,
                  seat: int | None = 0, options: Any = None, games: Any = None,
                  seed: Any = None, key: bytes = SERVER_KEY):
-        from ..games.catalog import make
-        from ..simulators.mixed import Table
+        from ..simulators.one_table import TableError, one_table
 
         self.game = check_game(game)
         self.view = views.view_of(self.game)
@@ -218,47 +217,28 @@ class Session:
         names = opponents if opponents is not None else self.view.default_agent
         names = list(names) if isinstance(names, (list, tuple)) else [names]
         specs = [catalog.player(self.game, name) for name in names]
-        needs = {int(o["num_players"]) for o in (getattr(p, "env_options", None) or {}
-                                                  for p in specs) if "num_players" in o}
-        opts = dict(self.options)
-        if "num_players" not in opts and len(needs) == 1:  # a checkpoint's table size
-            opts["num_players"] = needs.pop()
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int)):
+            raise WebError(f"seat must be an integer, got {seat!r}")
+        # a person's deal hangs on the server's key too (the seed alone never rebuilds it)
+        self.deal_seed = self.seed if seat is None else deal_seed(self.seed, self.game, key)
         try:
-            n = make(self.game, num_envs=1, seed=0, **opts).num_players  # checks the options
-        except (ValueError, TypeError) as exc:
-            raise WebError(f"options: {exc}") from None
-        if seat is not None:
-            seat = request_int(seat, "seat", 0, n - 1)
-        self.seat: int | None = seat
-        others = [p for p in range(n) if p != seat]
-        if len(specs) == 1:
-            specs = specs * len(others)
-        if len(specs) != len(others):
-            raise WebError(f"opponents: give one player for every other seat or one per seat "
-                           f"({len(others)}), got {len(specs)}")
-        by_seat = dict(zip(others, specs, strict=True))
-        try:
-            self.table = Table(self.game, [Person() if p == seat else by_seat[p]
-                                           for p in range(n)], {**opts, "num_players": n})
-            # a person's deal hangs on the server's key too (the seed alone never rebuilds it)
-            self.deal_seed = self.seed if seat is None else deal_seed(self.seed, self.game, key)
-            self.env: Any = make(self.game, num_envs=1, seed=self.deal_seed,
-                                 **self.table.env_options)
-            self.table.check_env(self.env)
-        except (ValueError, TypeError) as exc:
-            raise WebError(f"players: {exc}") from None
-        self.num_players = n
-        self.labels = ["you" if p == seat else label for p, label in enumerate(self.table.labels)]
+            seated = one_table(self.game, specs, self.options, self.deal_seed,
+                               person=None if seat is None else Person(), seat=seat)
+        except TableError as exc:
+            where = {"seat": "", "count": "opponents: ", "options": "options: "}
+            raise WebError(f"{where.get(exc.part, 'players: ')}{exc}") from None
+        self.table, self.env, self.seat = seated.table, seated.env, seated.seat
+        self.num_players, self.labels = seated.num_players, seated.labels
         self.id = secrets.token_urlsafe(18)
         self.lock = threading.Lock()
         self.version = 0
         self.game_no = 1
         self.status = "playing"  # "over": a game ended (next), "finished": the match did
-        self.score = np.zeros(n)
+        self.score = np.zeros(self.num_players)
         self.results: list[list[float]] = []
         self.log: list[dict[str, Any]] = []
         self.result: dict[str, Any] | None = None
-        self._game_reward = np.zeros(n)
+        self._game_reward = np.zeros(self.num_players)
         self._final: Any = None  # the state the last game ended in (shown until the next)
         self._shown: list[int] = []
         self._stopped = False  # a game ended by the server mid-way: the env deals afresh
