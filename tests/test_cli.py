@@ -192,12 +192,14 @@ def test_subcommands_are_all_walked():
 
 
 def test_play_forwards_args(monkeypatch):
-    seen: list[list[str]] = []
-    fake = types.ModuleType("vecgames.games.liars_dice.play")
-    fake.main = lambda argv=None: seen.append(argv) or 0
-    monkeypatch.setitem(sys.modules, "vecgames.games.liars_dice.play", fake)
+    """Every game, Liar's Dice included, runs the shared terminal loop over its view."""
+    from vecgames.games.liars_dice.view import VIEW
+    from vecgames.play import terminal
+
+    seen: list[tuple] = []
+    monkeypatch.setattr(terminal, "main", lambda view, argv=None: seen.append((view, argv)) or 0)
     assert main(["play", "liars-dice", "--num-players", "3", "--help"]) == 0
-    assert seen == [["--num-players", "3", "--help"]]
+    assert seen == [(VIEW, ["--num-players", "3", "--help"])]
 
 
 # ---------------------------------------------------------------- list

@@ -73,16 +73,10 @@ def _check_trainer(game: str, argv: list[str], where: str) -> None:
 
 def _check_play(game: str, argv: list[str], where: str) -> None:
     from vecgames.games.catalog import spec_of
+    from vecgames.play.terminal import build_parser as terminal_parser
 
     spec = spec_of(game, aliases=True)
-    module = spec.load("play") if spec.has("play") else None
-    if module is not None and hasattr(module, "build_parser"):
-        parser = module.build_parser()
-    else:
-        from vecgames.play.terminal import build_parser as terminal_parser
-
-        parser = terminal_parser(spec.load("view"), f"vecgames play {game}")
-    _parse(parser, argv, where)
+    _parse(terminal_parser(spec.load("view"), f"vecgames play {game}"), argv, where)
 
 
 def test_commands_are_found():

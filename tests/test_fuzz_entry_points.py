@@ -37,7 +37,8 @@ from vecgames.games.catalog import spec_of
 from vecgames.games.hanabi import jaxmarl
 from vecgames.games.hanabi.rules import DECK_SIZE
 from vecgames.games.holdem.facade import TexasPoker
-from vecgames.games.liars_dice.play import LiarsDiceGame
+from vecgames.games.liars_dice.view import VIEW as LIARS_DICE_VIEW
+from vecgames.play.terminal import Match
 
 GAMES = ("zhajinhua", "holdem", "liars_dice", "hanabi", "dayaoguai")
 DEFAULT_PLAYERS = {"zhajinhua": 6, "holdem": 6, "liars_dice": 2, "hanabi": 2, "dayaoguai": 4}
@@ -438,7 +439,7 @@ def test_constructors_refuse_extremes() -> None:
         (jaxmarl.HanabiJaxMARL, (), ("self",)), (jaxmarl.make, (), ()),
         (TexasPoker, ([Caller(), Caller()],), ("self", "agents")),
         (torch_bridge.TorchBridge, (env,), ("self", "env")),
-        (LiarsDiceGame, (), ("self",))]
+        (Match, (LIARS_DICE_VIEW,), ("self", "view"))]
     for kind in ("GymEnv", "VecGymEnv", "AECGameEnv", "ParallelGameEnv", "TorchRLEnv"):
         targets.append((_adapter(kind), ("liars_dice",), ("self", "game")))
     for fn, args, skip in targets:
@@ -773,12 +774,12 @@ PREFLOP_BAD = [["--backend", "dask"], ["--shards", "2"], ["--address", "auto"],
                ["--cpus-per-shard", "2"], ["--cpus-per-shard", "x"], ["--bogus"],
                ["--shards", "x"], ["extra"], ["--out", "/dev/null/m.npz"], ["--out", "."]]
 PLAY_VALID = [["--num-players", "3"], ["--rounds", "2"], ["--dice", "3"], ["--seat", "1"],
-              ["--agent", "random"], ["--threshold", "0.3"], ["--seed", "5"], ["--render"],
+              ["--agent", "random"], ["--variant", "basic"], ["--seed", "5"], ["--games", "2"],
               ["--allow-repeat-bids"]]
 PLAY_BAD = [["--num-players", "1"], ["--num-players", "99"], ["--players", "x"], ["--rounds", "0"],
             ["--dice", "0"], ["--dice", "99"], ["--seat", "-1"], ["--seat", "9"],
-            ["--agent", "nope"], ["--agent", "/dev/null/agent.pt"], ["--threshold", "2"],
-            ["--threshold", "nan"], ["--threshold", "x"], ["--seed", "-1"], ["--seed", "x"],
+            ["--agent", "nope"], ["--agent", "/dev/null/agent.pt"], ["--threshold", "0.3"],
+            ["--render"], ["--variant", "zhai"], ["--seed", "-1"], ["--seed", "x"],
             ["--seed", str(2**64)], ["--bogus"]]
 
 

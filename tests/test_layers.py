@@ -57,10 +57,9 @@ def _modules() -> dict[str, Path]:
 
 # Inside a game's package (one game, one package), a module sits at the layer of its role,
 # the first word of its name: its players at the players' layer, its simulate and recorder at
-# the simulators', its own command line at the terminal's; every other module (rules, env,
-# views, its spec and its public tree) at the games layer.
-ROLES = {"players": "policies", "simulate": "simulators", "record": "simulators",
-         "play": "play"}
+# the simulators'; every other module (rules, env, views, its spec and its public tree) at
+# the games layer.
+ROLES = {"players": "policies", "simulate": "simulators", "record": "simulators"}
 
 
 def _unit(module: str) -> str:

@@ -3,6 +3,7 @@ the kernels, the env, simulate, the odds, the report and the play front end."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from itertools import product
 
@@ -13,8 +14,10 @@ from test_liars_dice_rules import play_checked
 import vecgames
 from vecgames.analysis.liars_dice_report import mode_table, write_report
 from vecgames.games.liars_dice import action_to_bid, bid_to_action, make_rules, parse_bid
-from vecgames.games.liars_dice.play import LiarsDiceGame, explain_illegal, rules_text
+from vecgames.games.liars_dice.bids import explain_illegal
 from vecgames.games.liars_dice.players import env_actions
+from vecgames.games.liars_dice.view import VIEW, rules_text
+from vecgames.play.terminal import Match
 
 FEI_END = 1 + 5 * 10  # 2 players x 5 dice: action ids of the 飞 bids end here
 
@@ -103,15 +106,19 @@ def test_basic_play_reasons_and_typed_bids():
 
 
 def test_basic_play_agrees_with_the_env_mask():
-    """A person's typed bid in the basic game is accepted exactly when the env allows it."""
-    typed = iter(["zhai 3 1", "3 1", "fei 3 4", "c", "q"])
+    """A person's typed bid in the basic game is accepted exactly when the env allows it: a
+    bid without its mode is 飞."""
+    typed = iter(["zhai 3 1", "3 1", "3 6", "c", "q"])
     lines: list[str] = []
-    game = LiarsDiceGame(players=2, seed=21, variant="basic", agent="random",
-                         input_fn=lambda prompt: next(typed), print_fn=lines.append)
-    result = game.run()
+    result = Match(VIEW, seed=21, variant="basic", agent="random", num_rounds=3,
+                   input_fn=lambda prompt: next(typed), print_fn=lines.append).run()
     text = "\n".join(lines)
     assert "no zhai" in text and "face 1 cannot be bid in fei" in text
-    bids = [b for r in result.rounds for _, b in r.bids]
-    assert all(b[0] == "fei" for b in bids)
-    for b in bids:
-        assert bid_to_action(b, 2) < FEI_END
+    assert "Moves: c challenge | COUNT FACE (fei, ones wild)" in text
+    bids = [m.groups() for line in lines
+            if (m := re.match(r"seat \d+ (?:\(you\) )?bids (\d+) x (\d) \((fei|zhai)\)", line))]
+    assert bids and all(mode == "fei" for _, _, mode in bids)
+    assert any(line.startswith("seat 0 (you) bids 3 x 6 (fei)") for line in lines)
+    for count, face, mode in bids:
+        assert bid_to_action((mode, int(count), int(face)), 2) < FEI_END
+    assert result.status in ("quit", "finished")

@@ -75,12 +75,17 @@ def test_the_basic_variant_trains(tmp_path, capsys):
     env = vecgames.make("liars_dice", num_envs=16, seed=5, **player.env_options)
     obs, info = env.reset()
     assert (player(obs, info["action_mask"]) < 1 + 5 * 10).all()  # 飞 bids only
-    # a checkpoint plays only the rules it learned: a 斋/飞 table refuses it, a basic one seats it
-    from vecgames.games.liars_dice.play import main as play
+    # a checkpoint plays only the rules it learned: a 斋/飞 table refuses it, a table of no
+    # variant of its own takes the checkpoint's
+    from vecgames.games.liars_dice.view import VIEW
+    from vecgames.play.terminal import main as play
 
-    assert play(["--agent", str(out / "final.pt")], input_fn=lambda p: "q") == 2
-    assert "--variant basic" in capsys.readouterr().err
-    assert play(["--agent", str(out / "final.pt"), "--variant", "basic"],
-                input_fn=lambda p: "q", print_fn=lambda *a: None) == 0
+    assert play(VIEW, ["--agent", str(out / "final.pt"), "--variant", "zhai_fei"],
+                input_fn=lambda p: "q") == 2
+    assert "needs variant='basic'" in capsys.readouterr().err
+    lines: list[str] = []
+    assert play(VIEW, ["--agent", str(out / "final.pt")], input_fn=lambda p: "q",
+                print_fn=lines.append) == 0
+    assert "basic rules" in lines[0]
     with pytest.raises(SystemExit):
         ld.TRAINER.parse(["--variant", "zhai"], "p")

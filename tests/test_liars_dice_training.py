@@ -417,7 +417,8 @@ def test_schedules():
 def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
     """``vecgames play liars-dice --agent final.pt`` loads a real checkpoint of this trainer
     (through ``vecgames.load_player``) and its seat bids at the table."""
-    from vecgames.games.liars_dice.play import main as play
+    from vecgames.games.liars_dice.view import VIEW
+    from vecgames.play.terminal import main as play
 
     out = tmp_path / "run"
     assert ld.main(["--envs", "16", "--iterations", "10", "--learning-starts", "16",
@@ -425,8 +426,8 @@ def test_a_trained_checkpoint_sits_at_the_terminal_table(tmp_path):
                     "--checkpoint-every", "0", "--out", str(out), "--no-progress"]) == 0
     lines: list[str] = []
     answers = iter(["fei 3 2", "q"])  # seed 3: the person opens, the checkpoint answers
-    assert play(["--agent", str(out / "final.pt"), "--dice", "2", "--seat", "1", "--seed", "3"],
-                input_fn=lambda prompt: next(answers), print_fn=lines.append) == 0
+    assert play(VIEW, ["--agent", str(out / "final.pt"), "--dice", "2", "--seat", "1", "--seed",
+                       "3"], input_fn=lambda prompt: next(answers), print_fn=lines.append) == 0
     assert any(line.startswith(("seat 0 bids", "seat 0 challenges")) for line in lines), lines
 
 

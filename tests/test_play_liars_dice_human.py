@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from play_script import assert_answered, narrated, play, watch
+from play_script import ANSWERS, assert_answered, narrated, play, watch
 
 from vecgames.games.liars_dice.rules import field, unpack_counts
 from vecgames.games.liars_dice.view import VIEW
@@ -29,7 +29,7 @@ def test_a_whole_match_with_bad_input_reasked_and_the_state_untouched():
                           from_menu=False)
     assert result.status == "finished" and result.games == 1
     assert abs(sum(result.totals)) < 1e-9  # zero-sum points
-    assert_answered(script)
+    assert_answered(script, (*ANSWERS[:2], "Not allowed: "))  # an illegal bid: its rule
     assert "lowest legal moves now: 'fei 3 2'" in script.text()  # the menu of the opener
 
 

@@ -178,12 +178,13 @@ def test_resume_from_a_checkpoint_with_code_is_a_usage_error(tmp_path, capsys):
 
 
 def test_play_refuses_a_checkpoint_with_code(tmp_path, capsys):
-    from vecgames.games.liars_dice.play import main as play
+    from vecgames.games.liars_dice.view import VIEW
+    from vecgames.play.terminal import main
 
     marker = tmp_path / "ran"
     evil = tmp_path / "evil.pt"
     torch.save({"format": runs.FORMAT, "model": Payload(marker)}, evil)
-    assert play(["--agent", str(evil)], input_fn=lambda prompt: "q") == 1
+    assert main(VIEW, ["--agent", str(evil)], input_fn=lambda prompt: "q") == 2
     assert "refusing to load" in capsys.readouterr().err
     assert not marker.exists()
 

@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 PROG = "vecgames"
 TRAIN_HINT = 'pip install torch==2.13.0 -e ".[train]"'
 # Library argument name -> CLI flag, to name the flag in error messages (the rule options'
-# flags are read from the game specs: ``vecgames.cli.rule_flags``).
+# flags are read from the game specs: ``vecgames.games.rule_flags``).
 FLAG_OF_ARG: dict[str, str] = {
     "num_players": "--num-players", "num_games": "--games", "policy": "--policy",
     "players": "--policy", "seed": "--seed", "num_threads": "--threads",

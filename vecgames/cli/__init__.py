@@ -13,10 +13,10 @@
     vecgames equity "QQ+,AKs" random --samples 1e7
     vecgames --version
 
-Every subcommand's ``--help`` lists its options (``train GAME --help`` and ``play GAME
---help``: the trainer's or the game's own). Library errors (bad option values) print
-``vecgames: error: ...`` and exit with code 2. Long runs (simulate, preflop-matrix) draw a
-progress bar on stderr when it is a terminal.
+Every subcommand's ``--help`` lists its options (``train GAME --help``: the trainer's;
+``play GAME --help``: the terminal game's, with that game's rule options as flags). Library
+errors (bad option values) print ``vecgames: error: ...`` and exit with code 2. Long runs
+(simulate, preflop-matrix) draw a progress bar on stderr when it is a terminal.
 
 The command is a package with one module per subcommand (``listing``, ``simulate``,
 ``arena``, ``equity``, ``train``, ``play``, ``serve``); ``main`` holds the parser and the

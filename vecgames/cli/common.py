@@ -6,13 +6,8 @@ import argparse
 import os
 from typing import Any
 
-from ..cli_args import (
-    FLAG_OF_ARG,
-    CLIError,
-    parse_rule,
-)
-from ..games.catalog import spec_of
-from .rule_flags import flag_of_arg
+from ..cli_args import CLIError
+from ..games.rule_flags import add_rule_texts
 
 
 def _add_backend(p: argparse.ArgumentParser) -> None:
@@ -53,14 +48,7 @@ def _ray_options(args: argparse.Namespace) -> dict[str, Any]:
 def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str, Any]:
     """``options`` plus the ``--rule KEY=VALUE`` texts of ``game``; a key given twice is an
     error."""
-    defaults = spec_of(game).load("rules").DEFAULT_OPTIONS
-    for text in texts:
-        key, value = parse_rule(text, defaults)
-        if key in options:
-            flag = FLAG_OF_ARG.get(key) or flag_of_arg().get(key, f"--rule {key}")
-            raise CLIError(f"argument --rule: {key} given twice ({flag} and --rule {text})")
-        options[key] = value
-    return options
+    return add_rule_texts(game, texts, options)
 
 
 def _policy(text: str) -> str | list[str]:

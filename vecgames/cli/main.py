@@ -71,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
                                       "its options.")
     play.add_argument("game", choices=play_names())
     play.add_argument("args", nargs=argparse.REMAINDER,
-                      help="arguments passed on to vecgames.play.<game>.main")
+                      help="the terminal game's options (vecgames play GAME --help)")
     _add_serve(sub.add_parser("serve", help="play, watch and replay games in the browser "
                                             "(needs the web extra)",
                               description="Start the local web app: play against built-in "

@@ -16,9 +16,9 @@ from ..cli_args import (
     seat_flags,
 )
 from ..games.catalog import game_names, spec_of, specs
+from ..games.rule_flags import add_rule_flags, flag_of_arg, rule_options
 from .arena import ARENA_FLAGS
 from .common import _add_backend, _add_rules, _check_output, _policy, _ray_options
-from .rule_flags import add_rule_flags, flag_of_arg, rule_options
 
 # Games per seat assignment of the arena that `simulate --report` runs among distinct players.
 ARENA_GAMES = 2_000

@@ -34,7 +34,6 @@ PARTS: dict[str, str] = {
     "record": "the module recording env-step games as simulate's frame",
     "view": "the terminal view (a policies.human.View)",
     "table_view": "the web's JSON view of one seat's table",
-    "play": "the module of `vecgames play GAME` (main)",
     "summary": "the `vecgames simulate --summary` printer (args, df, startup, elapsed)",
     "report": "the report module (write_report)",
     "trainer": "the trainer module (main, TRAINER)",

@@ -69,6 +69,16 @@ class View:
         """The legal moves as shown at the prompt."""
         return menu(moves)
 
+    def parse(self, text: str, s: Any, env: Any) -> int | None:
+        """The action typed ``text`` names in a spelling that no :class:`Move` has (legal now
+        or not), or None: the moves' short names and texts are read without this."""
+        return None
+
+    def explain(self, text: str, s: Any, env: Any, mask: np.ndarray) -> str | None:
+        """Why typed ``text`` is not a legal move now (the rule it breaks), or None for the
+        prompt's own answer (an unknown move, or one not allowed now)."""
+        return None
+
 
 def menu(moves: Sequence[Move]) -> str:
     """The legal moves as listed to the person: ``Moves: f fold | c call 2 | ...``."""

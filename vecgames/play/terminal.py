@@ -23,7 +23,6 @@ import numpy as np
 
 from ..core.rng import check_seed
 from ..core.validation import check_bool, check_int, shown
-from ..games.catalog import rules_module
 from ..policies.human import (  # the prompt is the human player's; views build on it
     Quit,
     View,
@@ -75,17 +74,24 @@ def split_agents(agent: str | Sequence[Any]) -> list[Any]:
     return [agent]
 
 
-def agent_list(agent: str | Sequence[Any], seats: Sequence[int]) -> list[Any]:
-    """One spec per computer seat: ``agent`` is one spec for all of them or, as a sequence
-    or a comma list, one per seat in seat order."""
-    specs = split_agents(agent)
-    if len(specs) == 1:
-        specs *= len(seats)
-    if len(specs) != len(seats):
-        raise PlayError(f"argument --agent: give one player for every computer seat or one "
-                        f"per computer seat ({len(seats)}: seats "
-                        f"{', '.join(map(str, seats))}), got {len(specs)}")
-    return specs
+def load_agents(game: str, agent: str | Sequence[Any]) -> list[Any]:
+    """The players ``agent`` names (checkpoints loaded once, here), or a :class:`PlayError`:
+    a bad name or file is a usage error; a checkpoint that cannot be read (no torch, a
+    damaged file) fails with code 1."""
+    from ..cli_args import TRAIN_HINT
+    from ..policies.protocol import resolve_items
+
+    items = split_agents(agent)
+    try:
+        return resolve_items(game, items)[0]
+    except (ValueError, TypeError) as exc:
+        raise PlayError(f"argument --agent: {exc}") from None
+    except ImportError as exc:
+        raise PlayError(f"argument --agent: playing a checkpoint needs torch ({exc}); install "
+                        f"it with:\n    {TRAIN_HINT}", code=1) from None
+    except (RuntimeError, OSError) as exc:  # torch's or the file system's own errors
+        raise PlayError(f"argument --agent: cannot load {', '.join(map(str, items))}: {exc}",
+                        code=1) from None
 
 
 # ---------------------------------------------------------------- the match
@@ -111,10 +117,8 @@ class Match:
                  delay: float = 0.0, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[[str], Any] = print,
                  sleep_fn: Callable[[float], Any] = time.sleep, **options: Any):
-        from ..games.catalog import make
         from ..policies.human import HumanPlayer
-        from ..policies.protocol import resolve_items
-        from ..simulators.mixed import Table
+        from ..simulators.one_table import TableError, one_table
 
         self.view = view
         self.watch = check_bool(watch, "watch")
@@ -126,35 +130,22 @@ class Match:
         cycle = agent is None and self.watch and bool(view.watch_agents)
         if agent is None:
             agent = list(view.watch_agents) if cycle else view.default_agent
-        try:  # checkpoints are loaded once, here
-            agents = resolve_items(view.game, split_agents(agent))[0]
-        except (ValueError, TypeError) as exc:
-            raise PlayError(f"argument --agent: {exc}") from None
+        agents = load_agents(view.game, agent)
         if any(isinstance(a, HumanPlayer) for a in agents):  # one terminal shows one seat
             raise PlayError("argument --agent: the computer seats take built-in players or "
                             "checkpoints; 'human' is you, at --seat (a second person at this "
                             "terminal would see your cards)")
-        needs = {int(o["num_players"]) for o in (getattr(a, "env_options", None) or {}
-                                                  for a in agents) if "num_players" in o}
-        if "num_players" not in options and len(needs) == 1:  # a checkpoint's table size
-            options = {**options, "num_players": needs.pop()}
-        n = make(view.game, num_envs=1, seed=0, **options).num_players  # checks the options
-        self.seat: int | None = None if self.watch else check_int(seat, "seat", 0, n - 1)
-        computers = [p for p in range(n) if p != self.seat]
-        specs = ([agents[k % len(agents)] for k in range(len(computers))] if cycle
-                 else agent_list(agents, computers))
-        human = HumanPlayer(view.game, input_fn=input_fn, print_fn=print_fn)
-        by_seat = dict(zip(computers, specs, strict=True))
-        try:  # the runner's checks: names, checkpoints, games, env options, obs sizes
-            table = Table(view.game, [human if p == self.seat else by_seat[p]
-                                      for p in range(n)], {**options, "num_players": n})
-            self.env: Any = make(view.game, num_envs=1, seed=self.seed, **table.env_options)
-            table.check_env(self.env)
-        except (ValueError, TypeError) as exc:
+        person = None if self.watch else HumanPlayer(view.game, input_fn=input_fn,
+                                                      print_fn=print_fn)
+        try:
+            seated = one_table(view.game, agents, options, self.seed, person, seat, cycle)
+        except TableError as exc:  # the options and the seat are named by run_command
+            if exc.part in ("options", "seat"):
+                raise ValueError(str(exc)) from None
             raise PlayError(f"argument --agent: {exc}") from None
-        self.table, self.players = table, table.seats
-        self.labels = ["you" if p == self.seat else label
-                       for p, label in enumerate(table.labels)]
+        self.env: Any = seated.env
+        self.seat: int | None = seated.seat
+        self.table, self.players, self.labels = seated.table, seated.table.seats, seated.labels
 
     def say(self, text: str = "") -> None:
         self.print_fn(text)
@@ -260,6 +251,7 @@ class Match:
 
 def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
     from ..cli_args import Parser, add_seat_flags
+    from ..games.rule_flags import add_rule_flags
 
     p = Parser(prog=prog, description=f"Play {view.title} in the terminal against the "
                "computer, or watch the computer play every seat (--watch). Type a move's "
@@ -272,8 +264,6 @@ def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
                    help=f"the computer's players: a built-in name (`vecgames list`) or a "
                         f"checkpoint path, for every computer seat or one per computer seat "
                         f"in seat order (default {view.default_agent}{watch_default})")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
-                   help="any rule option of the game (repeatable; `vecgames list`)")
     p.add_argument("--games", type=int, default=1, help="games in the match (default 1)")
     p.add_argument("--seed", type=int, help="random seed (default: a fresh one, printed)")
     p.add_argument("--watch", action="store_true",
@@ -281,6 +271,7 @@ def build_parser(view: View, prog: str) -> argparse.ArgumentParser:
                         "printed after each move (--seat is ignored)")
     p.add_argument("--delay", type=float, default=0.0,
                    help="seconds to wait after each computer move (default 0)")
+    add_rule_flags(p, view.game)
     return p
 
 
@@ -290,18 +281,18 @@ def main(view: View, argv: list[str] | None = None,
     """Run ``vecgames play GAME``; returns the exit code (0 played or quit, 1 failure,
     2 usage error, 130 interrupted)."""
 
-    from ..cli_args import CLIError, parse_rule, seat_flags
+    from ..cli_args import CLIError, seat_flags
+    from ..games.rule_flags import add_rule_texts, flag_of_arg, rule_options
 
     prog = f"vecgames play {view.game}"
     try:
         args = build_parser(view, prog).parse_args(argv)
     except SystemExit as exc:  # --help, argparse usage errors
         return exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 2
-    flags = {"seat": "--seat", "num_players": "--num-players", "games": "--games",
-             "seed": "--seed", "delay": "--delay", "agent": "--agent"}
+    flags = {**flag_of_arg(), "seat": "--seat", "num_players": "--num-players",
+             "games": "--games", "seed": "--seed", "delay": "--delay", "agent": "--agent"}
     try:  # the options and the players are checked before anything is played
-        defaults = rules_module(view.game).DEFAULT_OPTIONS
-        options = dict(parse_rule(text, defaults) for text in args.rule)
+        options = add_rule_texts(view.game, args.rule, rule_options(args, view.game))
         count, listed = seat_flags(args, prog)
         if listed is not None:
             if args.agent is not None:

@@ -7,8 +7,9 @@ asking again on anything unknown or illegal without touching the game. 'q' or th
 input raises :class:`Quit`, which ``vecgames play`` turns into a clean end of the match.
 
 What a game brings is its terminal :class:`View` (its spec's ``view`` part, imported when a
-person sits down): the table a seat may see, its moves with
-short names, and what each move did.
+person sits down): the table a seat may see, its moves with short names, and what each move
+did; a view may also read other spellings of a move (``View.parse``) and name the rule an
+illegal one breaks (``View.explain``).
 """
 
 from __future__ import annotations
@@ -82,13 +83,14 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
     """Show env i from its acting seat's side, list the legal moves and read one; re-asks on
     anything else without touching the game. Raises :class:`Quit` on 'q' or end of input."""
     s = row_state(env.state, i)
-    moves = view.moves(s, env, env.action_mask[i])
+    mask = env.action_mask[i]
+    moves = view.moves(s, env, mask)
     legal = [m for m in moves if m.legal]
     if len(legal) == 1:  # nothing to decide: not worth a prompt
         print_fn(f"Your only move: {legal[0].short} ({legal[0].text}).")
         return legal[0].action
     print_fn(view.table(s, env, int(env.current_player[i])))
-    listed = view.menu(moves, s, env, env.action_mask[i])
+    listed = view.menu(moves, s, env, mask)
     print_fn(listed)
     while True:
         try:
@@ -110,8 +112,11 @@ def ask(view: View, env: Any, i: int, input_fn: Callable[[str], str],
                      "rules or 'q' to quit.")
             continue
         move = read_move(text, moves)
-        if isinstance(move, str):
-            print_fn(f"  Not a move: {move}.")
-            print_fn("  " + listed)
-            continue
-        return move.action
+        if not isinstance(move, str):
+            return move.action
+        action = view.parse(text, s, env)  # a spelling the move list lacks
+        if action is not None and 0 <= action < len(mask) and mask[action]:
+            return action
+        reason = view.explain(text, s, env, mask)
+        print_fn(f"  Not allowed: {reason}." if reason else f"  Not a move: {move}.")
+        print_fn("  " + listed)

@@ -82,9 +82,9 @@ def one_table(game: str, players: Sequence[Any], options: dict[str, Any], seed: 
     elif len(players) == len(others):
         chosen = list(players)
     else:
-        raise TableError("count", f"give one player for every other seat or one per seat "
-                                    f"({len(others)}: seats {', '.join(map(str, others))}), "
-                                    f"got {len(players)}")
+        raise TableError("count", f"give one player for all the other seats or one per other "
+                                  f"seat ({len(others)}: seats {', '.join(map(str, others))}), "
+                                  f"got {len(players)}")
     by_seat = dict(zip(others, chosen, strict=True))
     try:  # the runner's checks: names, checkpoints, games, env options, obs sizes
         table = Table(game, [person if p == at else by_seat[p] for p in range(n)],

@@ -1,4 +1,5 @@
-"""Liar's Dice bids (RULES.md §3): the action numbering and the seed's comparison rules.
+"""Liar's Dice bids (RULES.md §3): the action numbering, the seed's comparison rules, and
+how a person types a bid (``parse_bid``) and reads why one is refused (``explain_illegal``).
 
 Action ids, for D = dice x players dice on the table:
 
@@ -18,6 +19,7 @@ accepted too) and face 1..6.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -226,3 +228,63 @@ def parse_bid(text: str, default_mode: str | None = None) -> Bid | None:
                          "challenge")
     mode = MODE_NAMES[_MODE_ALIASES[modes[0]]]
     return mode, int(numbers[0]), int(numbers[1])
+
+
+def explain_illegal(bid: Bid | None, bids: Sequence[Bid], num_players: int, dice: int,
+                    forbid_repeat: bool = True, basic: bool = False,
+                    min_first: int | None = None) -> str | None:
+    """Why ``bid`` (None: a challenge) may not be made after this round's ``bids`` (oldest
+    first), or None when it is legal: the rule it breaks, as a person reads it (RULES.md §3,
+    ``bid_beats``). ``basic``: the seed's basic variant, every bid 飞; ``min_first``: the
+    least count of a round's first bid (default ``num_players + 1``)."""
+    if bid is None:
+        return None if bids else ("you cannot challenge before anyone has bid: the round's "
+                                  "opener must bid")
+    mode, count, face = bid
+    mode = {"飞": "fei", "斋": "zhai"}.get(mode, mode)
+    bid = (mode, count, face)
+    total = num_players * dice
+    if basic and mode == "zhai":
+        return ("the basic variant has no zhai (斋) bids: every bid is fei, ones wild (type "
+                "e.g. '7 4')")
+    if mode == "fei" and face == 1:
+        return ("face 1 cannot be bid in fei (飞), where ones are wild: bid 'zhai N 1' to count "
+                "ones alone")
+    low = 2 if mode == "fei" else 1
+    if not low <= face <= 6:
+        return f"the face must be {low}..6 in {mode}, got {face}"
+    if not 1 <= count <= total:
+        return (f"the count must be 1..{total} (the dice on the table: {num_players} players "
+                f"x {dice}), got {count}")
+    if not bids:
+        least = num_players + 1 if min_first is None else min_first
+        if count >= least:
+            return None
+        return (f"the round's first bid must have a count above the number of players "
+                f"({num_players}): at least {least}" if min_first is None else
+                f"the round's first bid must have a count of at least {least}")
+    if not bid_beats(bids[-1], bid):
+        return _no_beat(bid, bids[-1], total)
+    if forbid_repeat and bid in [tuple(b) for b in bids]:
+        return f"{format_bid(bid)} was already bid this round: repeated bids are not allowed"
+    return None
+
+
+def _no_beat(bid: Bid, prev: Bid, total: int) -> str:
+    """Why ``bid`` does not beat ``prev``, by the rule of their two modes."""
+    mode = bid[0]
+    prev_mode, prev_count, prev_face = prev
+    prev_mode = {"飞": "fei", "斋": "zhai"}.get(prev_mode, prev_mode)
+    if mode == prev_mode:
+        order = "2<3<4<5<6" if mode == "fei" else "2<3<4<5<6<1"
+        return (f"it must beat the last bid {format_bid(prev)}: a higher count, or "
+                f"{prev_count} with a face above {prev_face} ({mode} order {order})")
+    if mode == "zhai":
+        need = (prev_count + 1) // 2
+        return (f"zhai (斋) after fei (飞) {format_bid(prev)} needs a count >= "
+                f"ceil({prev_count}/2) = {need}")
+    need = 2 * prev_count
+    beyond = (f" (more than the {total} dice on the table: no fei bid is left)"
+              if need > total else "")
+    return (f"fei (飞) after zhai (斋) {format_bid(prev)} needs a count >= 2 x {prev_count} "
+            f"= {need}{beyond}")

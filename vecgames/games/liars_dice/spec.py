@@ -46,7 +46,6 @@ SPEC = GameSpec(
         "record": "vecgames.games.liars_dice.record",
         "view": "vecgames.games.liars_dice.view:VIEW",
         "table_view": "vecgames.games.liars_dice.table_view",
-        "play": "vecgames.games.liars_dice.play",
         "summary": "vecgames.analysis.liars_dice_report:print_summary",
         "report": "vecgames.analysis.liars_dice_report",
         "trainer": "vecgames.training.liars_dice",

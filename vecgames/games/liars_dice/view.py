@@ -1,9 +1,10 @@
-"""Liar's Dice for a :class:`~vecgames.policies.human.HumanPlayer` (``"human"`` in a seat of
-``vecgames.simulate(players=...)`` or the arena) and for ``terminal.Match``.
+"""Liar's Dice for a person: ``vecgames play liars-dice`` (the shared terminal loop,
+``vecgames.play.terminal``) and a :class:`~vecgames.policies.human.HumanPlayer` (``"human"`` in
+a seat of ``vecgames.simulate(players=...)`` or the arena).
 
-``vecgames play liars-dice`` keeps its own loop (``vecgames.games.liars_dice.play``: rounds,
-the rule explanations of a refused bid); this view is the short form every game shares: your
-dice, the round's last bid, a bid typed as ``fei 7 4`` / ``zhai 3 1`` or ``c`` to challenge.
+A seat sees its own dice and the round's last bid, and types a bid as ``fei 7 4`` / ``zhai 3 1``
+(also ``飞 7 4``, ``7x4 fei``, and ``7 4`` in the basic variant) or ``c`` to challenge; a
+refused bid is answered with the rule it breaks (``bids.explain_illegal``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,16 @@ from typing import Any
 import numpy as np
 
 from ..view import Move, View
-from .bids import FEI_FACES, Bid, action_to_bid, format_bid
-from .rules import field, unpack_counts
+from .bids import (
+    FEI_FACES,
+    Bid,
+    action_to_bid,
+    bid_to_action,
+    explain_illegal,
+    format_bid,
+    parse_bid,
+)
+from .rules import field, rules_to_options, unpack_counts
 
 
 def _f(s: Any, name: str) -> Any:
@@ -25,11 +34,15 @@ def _dice(packed: int) -> str:
     return " ".join(str(f + 1) for f, c in enumerate(unpack_counts(packed)) for _ in range(c))
 
 
+def _default_mode(env: Any) -> str | None:
+    """The mode a typed bid may leave out: the basic variant has only 飞."""
+    return "fei" if env.rules.basic else None
+
 
 def rules_text(num_players: int, dice: int, num_rounds: int, forbid_repeat: bool,
-               basic: bool = False, interactive: bool = True) -> str:
-    """The rules in brief, as printed once at the start (and on 'h'); ``basic``: the seed's
-    basic variant (飞 only); ``interactive=False`` (spectators) leaves out the typing help."""
+               basic: bool = False) -> str:
+    """The rules in brief, as printed once at the start (and on '?'); ``basic``: the seed's
+    basic variant (飞 only)."""
     repeat = ("\n  - a bid already made this round may not be made again." if forbid_repeat
               and not basic else "")  # basic bids strictly rise: a repeat is never legal
     first = (f"  - the round's first bid needs a count above the number of players (at least "
@@ -61,8 +74,7 @@ table show a face, or challenge the previous bid.
     return head + """
 Challenge ('c'): all dice are shown. If the bid holds (enough dice), the challenger loses the
 round, otherwise the bidder does. The loser gets a penalty point and opens the next round;
-fewest penalty points at the end wins.""" + (" Type 'h' for these rules, 'q' to quit."
-                                             if interactive else "")
+fewest penalty points at the end wins."""
 
 
 def lowest_legal(mask: np.ndarray, num_players: int, dice: int) -> str:
@@ -94,7 +106,7 @@ class LiarsDiceView(View):
     def rules_text(self, env: Any) -> str:
         r = env.rules
         text = rules_text(r.num_players, r.dice, r.num_rounds, bool(r.forbid_repeat),
-                          bool(r.basic), interactive=False)
+                          bool(r.basic))
         return text + " Type '?' for these rules, 'q' to quit."
 
     def table(self, s: Any, env: Any, seat: int | None) -> str:
@@ -126,8 +138,36 @@ class LiarsDiceView(View):
 
     def menu(self, moves: list[Move], s: Any, env: Any, mask: np.ndarray) -> str:
         """Too many bids to list: how to type one, and the cheapest of each mode."""
-        return (f"Moves: c challenge | fei COUNT FACE | zhai COUNT FACE  "
+        bids = ("COUNT FACE (fei, ones wild)" if env.rules.basic
+                else "fei COUNT FACE | zhai COUNT FACE")
+        return (f"Moves: c challenge | {bids}  "
                 f"({lowest_legal(mask, env.rules.num_players, env.rules.dice)})")
+
+    def parse(self, text: str, s: Any, env: Any) -> int | None:
+        """A bid in any spelling ``parse_bid`` reads (``飞 7 4``, ``7x4 fei``; ``7 4`` in the
+        basic variant), or a challenge; None for text that names no action of this table."""
+        try:
+            bid = parse_bid(text, _default_mode(env))
+            return 0 if bid is None else bid_to_action(bid, env.rules.num_players,
+                                                       env.rules.dice)
+        except (ValueError, TypeError):  # not a bid, or none at this table: explain says why
+            return None
+
+    def explain(self, text: str, s: Any, env: Any, mask: np.ndarray) -> str | None:
+        """The rule a typed bid breaks, judged against the round's last bid (the state keeps
+        it); a bid that beats it but that the mask refuses was made earlier this round."""
+        try:
+            bid = parse_bid(text, _default_mode(env))
+        except ValueError:  # not a bid: the prompt's own answer
+            return None
+        r = env.rules
+        last = int(_f(s, "last"))
+        history = [self._bid(env, last)] if last else []
+        reason = explain_illegal(bid, history, r.num_players, r.dice, bool(r.forbid_repeat),
+                                 bool(r.basic), rules_to_options(r)["min_first_count"])
+        if reason is None and bid is not None and r.forbid_repeat:
+            return f"{format_bid(bid)} was already bid this round: repeated bids are not allowed"
+        return reason
 
     def narrate(self, before: Any, after: Any, env: Any, action: Any, reward: np.ndarray,
                 done: bool) -> list[str]:
