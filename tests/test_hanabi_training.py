@@ -232,7 +232,8 @@ def test_ppo_update_changes_the_network_and_reports_its_figures():
     ro, _ = col.collect(net)
     before = [p.clone() for p in net.parameters()]
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr, eps=1e-5)
-    stats = ppo.ppo_update(net, opt, ro, cfg, torch.Generator().manual_seed(1))
+    stats = ppo.ppo_update(net, opt, ppo.rollout_batch(ro, cfg), cfg,
+                           torch.Generator().manual_seed(1))
     assert {"loss", "pg_loss", "value_loss", "entropy", "approx_kl", "clip_frac",
             "explained_var"} <= set(stats)
     assert all(np.isfinite(v) for v in stats.values())

@@ -138,7 +138,7 @@ def test_cli_simulates_holdem(capsys):
     out = capsys.readouterr().out
     assert "holdem: 2,000 games, 3 players" in out and "showdown" in out
     assert main(["simulate", "holdem", "--games", "10", "--ante", "1"]) == 2
-    assert "unknown option" in capsys.readouterr().err
+    assert "argument --ante: holdem has no rule option ante" in capsys.readouterr().err
 
 
 def test_baseline_policies_behave_as_documented():

@@ -1,5 +1,6 @@
 """The Zha Jin Hua trainer on the shared policy-gradient core (``training.pg``): returns across
-auto-resets, carry-over, the update (pg and ppo), the training tables, a tiny run."""
+auto-resets, carry-over, the update (pg, and ppo: the Hanabi trainer's), the training tables,
+a tiny run."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
-from vecgames.training import core, pg  # noqa: E402
+from vecgames.training import core, pg, ppo  # noqa: E402
+from vecgames.training import hanabi as th  # noqa: E402
 from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
@@ -178,7 +180,8 @@ def test_update_moves_policy_towards_advantage(tmp_path, algo, beta):
     after = probs_of(net, toy_batch())
     assert after[9] > before[9] + 0.05 and after[2] < before[2]
     assert after[0] == 0.0 and after[1] == 0.0
-    assert stats["kl"] > 0.0 and stats["samples"] == len(toy_batch())
+    kl = "approx_kl" if algo == "ppo" else "kl"  # ppo reports ppo.ppo_update's figures
+    assert stats[kl] > 0.0 and stats["samples"] == len(toy_batch())
     assert all(torch.isfinite(p.grad).all() for p in net.parameters() if p.grad is not None)
 
 
@@ -193,14 +196,51 @@ def test_ppo_update_differs_from_pg_and_clips(tmp_path):
     assert moved["pg", 0.2] > moved["ppo", 0.2] > moved["ppo", 0.01] > 0
 
 
-def test_empty_batch_is_no_update(tmp_path):
+def test_both_trainers_ppo_is_one_update(tmp_path, monkeypatch):
+    """``--algo ppo`` and the Hanabi trainer step through the same ``ppo.ppo_update``; the
+    competitive games' batch carries values and returns in the value head's units."""
+    calls: list[tuple[str, ppo.PPOBatch]] = []
+    shared = ppo.ppo_update
+
+    def recording(net, opt, batch, cfg, generator):
+        calls.append((type(net).__name__, batch))
+        return shared(net, opt, batch, cfg, generator)
+
+    monkeypatch.setattr(ppo, "ppo_update", recording)
+    stats = updated(small_config(tmp_path, algo="ppo"))[1]
+    hanabi = th.Config(envs=8, steps=4, hidden=8, epochs=1, minibatches=2)
+    ppo.PPO(hanabi, CPU, torch.Generator().manual_seed(0)).iteration(1, 0.0)
+    assert [name for name, _ in calls] == ["PolicyNet", "ActorCritic"]
+    batch = calls[0][1]
+    torch.testing.assert_close(batch.ret, toy_batch().ret / pg.RETURN_SCALE)
+    torch.testing.assert_close(batch.adv, batch.ret - batch.value_old)
+    assert set(stats) == {*ppo.PPO_STATS, "explained_var", "samples"}
+
+
+@pytest.mark.parametrize("n", [1, 3])
+def test_ppo_on_fewer_samples_than_minibatches_stays_finite(tmp_path, n):
+    """A batch smaller than ``--minibatches`` (a lone sample included) trains finite weights:
+    no empty minibatch, no spread of one advantage to divide by."""
+    torch.manual_seed(0)
+    net = PolicyNet(256, 15, 16)
+    batch = pg.Batch(*(x[:n] for x in (toy_batch().obs, toy_batch().mask,
+                                       toy_batch().action, toy_batch().ret)))
+    stats = pg.update(net, torch.optim.Adam(net.parameters()), batch,
+                      small_config(tmp_path, algo="ppo", minibatches=4),
+                      torch.Generator().manual_seed(1))
+    assert all(torch.isfinite(p).all() for p in net.parameters())
+    assert all(np.isfinite(v) for k, v in stats.items() if k != "explained_var")
+
+
+@pytest.mark.parametrize("algo", ["pg", "ppo"])
+def test_empty_batch_is_no_update(tmp_path, algo):
     """A rollout without a finished learner decision leaves the network alone."""
     net = PolicyNet(256, 15, 8)
     before = [p.clone() for p in net.parameters()]
     empty = pg.Batch(*(x[:0] for x in (toy_batch().obs, toy_batch().mask,
                                        toy_batch().action, toy_batch().ret)))
-    stats = pg.update(net, torch.optim.Adam(net.parameters()), empty, small_config(tmp_path),
-                      torch.Generator())
+    stats = pg.update(net, torch.optim.Adam(net.parameters()), empty,
+                      small_config(tmp_path, algo=algo), torch.Generator())
     assert stats == {"samples": 0}
     assert all(torch.equal(a, b) for a, b in zip(before, net.parameters(), strict=True))
 
@@ -301,6 +341,20 @@ def test_algo_ppo_trains(tmp_path):
     assert float(finals["ppo"]["optimizer"]["state"][0]["step"]) > 0
     assert finals["ppo"]["samples"] == finals["pg"]["samples"]  # the first rollout is alike
     assert not torch.equal(finals["ppo"]["model"]["pi.weight"], finals["pg"]["model"]["pi.weight"])
+
+
+def test_resume_a_run_from_before_max_grad_norm(tmp_path):
+    """A checkpoint written before ``max_grad_norm`` existed resumes: the missing field is
+    taken at its default, not refused as a changed option."""
+    cfg = small_config(tmp_path, iterations=1, eval_games=8, hidden=8)
+    core.train(tz.TRAINER, cfg)
+    path = tmp_path / "run" / "final.pt"
+    ckpt = torch.load(path, weights_only=True)
+    del ckpt["config"]["max_grad_norm"]
+    torch.save(ckpt, path)
+    core.train(tz.TRAINER, small_config(tmp_path, iterations=2, eval_games=8, hidden=8,
+                                        resume=True))
+    assert torch.load(path, weights_only=True)["iteration"] == 2
 
 
 def test_parse_config():

@@ -87,7 +87,7 @@ TRAINER = core.Trainer(
           "reward_scale": "training reward = beans / base x this"},
     choices=pg.CHOICES, checks=check_config,
     panels={"learner beans per game (training)": [f"vs_{p}" for p in KERNEL_PLAYERS],
-            "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},
+            "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
     postfix=("vs_random", "vs_pickup", "entropy"), counters=("samples",))
 
 

@@ -48,8 +48,8 @@ TRAINER = core.Trainer(
     choices={**pg.CHOICES, "observation": OBSERVATIONS},
     checks=pg_checks,
     panels={"learner chips per hand (training)": ["vs_random", "vs_league"],
-            "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},
-    postfix=("vs_random", "entropy", "kl"), counters=("samples",))
+            "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
+    postfix=("vs_random", "entropy", *pg.KL_KEYS), counters=("samples",))
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.holdem"

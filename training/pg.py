@@ -1,6 +1,7 @@
 """Policy gradient for the competitive games (Zha Jin Hua, Hold'em, Da Yaoguai): tables of
 ``--mix`` (self-play, the league of snapshots, any player), per-seat returns with carry-over,
-and the KL-penalised REINFORCE or PPO update with a value baseline (docs/training.md)."""
+and the KL-penalised REINFORCE with a value baseline or the shared PPO update (``ppo``;
+docs/training.md)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,7 @@ from vecgames.simulators.mixed import (
 )
 from vecgames.torch_bridge import TorchBridge, import_torch
 
-from . import config_cli, core, ray_rollouts, runs
-from .ppo import clipped_surrogate
+from . import config_cli, core, ppo, ray_rollouts, runs
 
 import_torch()  # without torch: an ImportError naming the train extra
 import torch  # noqa: E402
@@ -52,11 +52,12 @@ class Config(core.Config):
     lam: float = 1.0  # lambda of the lambda-return
     reward_scale: float = 1.0  # training reward = reward x this
     beta: float = 0.5  # KL(pi_old||pi_new) penalty (--algo pg)
-    clip: float = 0.2  # PPO ratio clip (--algo ppo)
+    clip: float = 0.2  # PPO ratio and value clip (--algo ppo)
     epochs: int = 3  # passes over each rollout
     minibatches: int = 4  # minibatches per pass
     value_coef: float = 0.5  # weight of the value loss
     entropy_coef: float = 0.01  # weight of the entropy bonus
+    max_grad_norm: float = 0.5  # gradient-norm clip of each PPO step (--algo ppo)
     eval_greedy: bool = False  # score the argmax action instead of sampling the policy
     env_options: dict[str, Any] = field(default_factory=dict)
     workers: int = 0  # Ray rollout workers (0: the envs step in this process)
@@ -81,7 +82,8 @@ class Config(core.Config):
 
 HELP = {
     "algo": "'pg': REINFORCE with the value baseline and a KL(pi_old||pi_new) penalty; "
-            "'ppo': PPO's clipped surrogate",
+            "'ppo': the Hanabi trainer's PPO update (clipped surrogate and value loss, "
+            "--max-grad-norm)",
     "mix": "training tables: name=weight blocks in this order; 'self' (self-play), "
            "'league' (snapshots of the policy) or any player of the game or checkpoint path "
            "(the learner at one seat, that player at the others)",
@@ -90,6 +92,7 @@ HELP = {
     "eval_opponents": "players the final policy is scored against, each at every other seat",
 }
 CHOICES = {"algo": ("pg", "ppo"), "returns": ("game", "lambda")}
+KL_KEYS = ("kl", "approx_kl")  # history keys of the KL: --algo pg's exact one, ppo's estimate
 
 
 def sample_actions(logits: torch.Tensor, generator: torch.Generator,
@@ -455,11 +458,34 @@ class RayCollector(CarryOver, ray_rollouts.RayCollector):
 # -- the update ----------------------------------------------------------------------------
 def update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, cfg: Config,
            generator: torch.Generator) -> dict[str, float]:
-    """``cfg.epochs`` passes of ``cfg.minibatches`` steps of the KL-penalised policy gradient
-    (``algo="pg"``) or PPO's clipped surrogate (``"ppo"``), with the value and entropy
-    terms; returns the mean losses."""
+    """One update on ``batch``: the KL-penalised policy gradient (``algo="pg"``) or the PPO
+    update of every trainer (``"ppo"``, :func:`ppo.ppo_update`); the mean losses and
+    ``samples``. An empty batch changes nothing."""
     if len(batch) == 0:
         return {"samples": 0}
+    if cfg.algo == "ppo":
+        stats = ppo.ppo_update(net, opt, ppo_batch(net, batch), cfg, generator)
+    else:
+        stats = kl_pg_update(net, opt, batch, cfg, generator)
+    return {**stats, "samples": len(batch)}
+
+
+@torch.no_grad()
+def ppo_batch(net: PolicyNet, batch: Batch) -> ppo.PPOBatch:
+    """``batch`` for :func:`ppo.ppo_update`, in the value head's units (return /
+    RETURN_SCALE). pi_old and its values are the network's now, not the collector's: samples
+    carried over from the last rollout were played by an older policy."""
+    logits, value = net(batch.obs, batch.mask)
+    logp_old = torch.log_softmax(logits, -1).gather(1, batch.action.unsqueeze(1)).squeeze(1)
+    ret = batch.ret / RETURN_SCALE
+    return ppo.PPOBatch(batch.obs, batch.mask, batch.action, logp_old, value, ret - value, ret)
+
+
+def kl_pg_update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, cfg: Config,
+                 generator: torch.Generator) -> dict[str, float]:
+    """``cfg.epochs`` passes of ``cfg.minibatches`` steps of REINFORCE with the value baseline
+    (advantages normalised over the batch), ``cfg.beta`` x KL(pi_old || pi_new), the value
+    and entropy terms; the mean losses."""
     with torch.no_grad():
         logits_old, v_old = net(batch.obs, batch.mask)
         logp_old = torch.log_softmax(logits_old, -1)
@@ -478,23 +504,16 @@ def update(net: PolicyNet, opt: torch.optim.Optimizer, batch: Batch, cfg: Config
             logp_a = logp.gather(1, batch.action[idx].unsqueeze(1)).squeeze(1)
             kl, ent = masked_kl_entropy(logp_old[idx], logp, batch.mask[idx])
             vloss = F.smooth_l1_loss(v, target[idx])
-            if cfg.algo == "ppo":
-                old_a = logp_old[idx].gather(1, batch.action[idx].unsqueeze(1)).squeeze(1)
-                pg = clipped_surrogate(logp_a - old_a, adv[idx], cfg.clip)
-                loss = pg + cfg.value_coef * vloss - cfg.entropy_coef * ent.mean()
-            else:
-                pg = -(logp_a * adv[idx]).mean()
-                loss = (pg + cfg.beta * kl.mean() + cfg.value_coef * vloss
-                        - cfg.entropy_coef * ent.mean())
+            pg = -(logp_a * adv[idx]).mean()
+            loss = (pg + cfg.beta * kl.mean() + cfg.value_coef * vloss
+                    - cfg.entropy_coef * ent.mean())
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
             for key, val in zip(totals, (pg, kl.mean(), ent.mean(), vloss), strict=True):
                 totals[key] += float(val.detach())
             count += 1
-    stats: dict[str, Any] = {k: v / count for k, v in totals.items()}
-    stats["samples"] = n
-    return stats
+    return {k: v / count for k, v in totals.items()}
 
 
 class PolicyGradient(core.RolloutAlgorithm):

@@ -1,7 +1,7 @@
 """PPO with action masks for a team that shares its reward (Hanabi), as JaxMARL's
 ``ippo_ff_hanabi``: one actor-critic at every seat; the env is one single-agent MDP seen
 through the acting seat's eyes, so GAE runs over env steps, cut where a game ends.
-:func:`clipped_surrogate` is also ``pg``'s ``--algo ppo``."""
+:func:`ppo_update` is every trainer's PPO step loop: ``pg``'s ``--algo ppo`` runs it too."""
 
 from __future__ import annotations
 
@@ -170,34 +170,74 @@ class RayCollector(ray_rollouts.RayCollector):
 
 def minibatches(n: int, cfg: Any, generator: torch.Generator, device: torch.device
                 ) -> Iterator[torch.Tensor]:
-    """Row indices of ``cfg.minibatches`` minibatches, for each of ``cfg.epochs`` passes over
-    ``n`` samples in a new random order."""
+    """Row indices of ``cfg.minibatches`` minibatches (at most ``n``: none is empty), for
+    each of ``cfg.epochs`` passes over ``n`` samples in a new random order."""
     for _ in range(cfg.epochs):
         perm = torch.randperm(n, generator=generator, device=generator.device).to(device)
-        yield from perm.tensor_split(cfg.minibatches)
+        yield from perm.tensor_split(min(cfg.minibatches, n))
 
 
-def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, ro: Rollout, cfg: Any,
-               generator: torch.Generator) -> dict[str, float]:
-    """``cfg.epochs`` passes of ``cfg.minibatches`` clipped-surrogate steps over a rollout."""
+@dataclass
+class PPOBatch:
+    """Flat samples of one PPO update, ``[N, ...]``; values and returns in the value head's
+    units."""
+
+    obs: torch.Tensor  # float32 [N, D]
+    mask: torch.Tensor  # bool [N, A]
+    action: torch.Tensor  # int64 [N]
+    logp_old: torch.Tensor  # float32 [N]: log pi_old(action)
+    value_old: torch.Tensor  # float32 [N]: pi_old's value (the centre of the value clip)
+    adv: torch.Tensor  # float32 [N]: advantages, normalised per minibatch by the update
+    ret: torch.Tensor  # float32 [N]: the value targets
+
+    def __len__(self) -> int:
+        return int(self.action.shape[0])
+
+
+def rollout_batch(ro: Rollout, cfg: Any) -> PPOBatch:
+    """A team rollout's samples with GAE advantages and targets (``cfg.gamma``,
+    ``cfg.gae_lambda``)."""
     adv, ret = gae(ro.reward, ro.value, ro.done, ro.last_value, cfg.gamma, cfg.gae_lambda)
-    obs, mask = ro.obs.flatten(0, 1), ro.mask.flatten(0, 1)
-    action, logp_old, v_old = ro.action.flatten(), ro.logp.flatten(), ro.value.flatten()
-    adv, ret = adv.flatten(), ret.flatten()
-    n = action.shape[0]
-    keys = ("loss", "pg_loss", "value_loss", "entropy", "approx_kl", "clip_frac")
-    totals = dict.fromkeys(keys, 0.0)
+    return PPOBatch(ro.obs.flatten(0, 1), ro.mask.flatten(0, 1), ro.action.flatten(),
+                    ro.logp.flatten(), ro.value.flatten(), adv.flatten(), ret.flatten())
+
+
+def normalised(adv: torch.Tensor) -> torch.Tensor:
+    """Zero mean, unit std; a lone sample has no spread to scale by, so it teaches nothing."""
+    if adv.numel() < 2:
+        return torch.zeros_like(adv)
+    return (adv - adv.mean()) / (adv.std() + 1e-8)
+
+
+def explained_variance(value: torch.Tensor, ret: torch.Tensor) -> float:
+    """1 - Var(ret - value) / Var(ret); nan where the targets do not vary."""
+    var = ret.var() if ret.numel() > 1 else ret.new_zeros(())
+    return float(1 - (ret - value).var() / var) if var > 0 else float("nan")
+
+
+PPO_STATS = ("loss", "pg_loss", "value_loss", "entropy", "approx_kl", "clip_frac")
+
+
+def ppo_update(net: nn.Module, opt: torch.optim.Optimizer, batch: PPOBatch, cfg: Any,
+               generator: torch.Generator) -> dict[str, float]:
+    """``cfg.epochs`` passes of ``cfg.minibatches`` steps over ``batch``: the clipped surrogate
+    of the advantages normalised per minibatch, the clipped value loss (``cfg.clip``) and the
+    entropy bonus, each step's gradient norm clipped to ``cfg.max_grad_norm``; the mean
+    losses, approx_kl, clip_frac and explained_var (of ``value_old``). Both trainers' PPO:
+    Hanabi's ``PPO`` and the competitive games' ``--algo ppo``."""
+    b = batch
+    totals = dict.fromkeys(PPO_STATS, 0.0)
     count = 0
-    for idx in minibatches(n, cfg, generator, obs.device):
-        logits, v = net(obs[idx], mask[idx])
+    for idx in minibatches(len(b), cfg, generator, b.obs.device):
+        logits, v = net(b.obs[idx], b.mask[idx])
         logp_all = torch.log_softmax(logits, -1)
-        logp = logp_all.gather(1, action[idx, None]).squeeze(1)
-        log_ratio = logp - logp_old[idx]
-        a = adv[idx]
-        pg = clipped_surrogate(log_ratio, (a - a.mean()) / (a.std() + 1e-8), cfg.clip)
-        v_clip = v_old[idx] + (v - v_old[idx]).clamp(-cfg.clip, cfg.clip)
-        vloss = 0.5 * torch.max((v - ret[idx]).square(), (v_clip - ret[idx]).square()).mean()
-        ent = masked_entropy(logp_all, mask[idx]).mean()
+        logp = logp_all.gather(1, b.action[idx, None]).squeeze(1)
+        log_ratio = logp - b.logp_old[idx]
+        pg = clipped_surrogate(log_ratio, normalised(b.adv[idx]), cfg.clip)
+        v_old, ret = b.value_old[idx], b.ret[idx]
+        v_clip = v_old + (v - v_old).clamp(-cfg.clip, cfg.clip)
+        vloss = 0.5 * torch.max((v - ret).square(), (v_clip - ret).square()).mean()
+        ent = masked_entropy(logp_all, b.mask[idx]).mean()
         loss = pg + cfg.value_coef * vloss - cfg.entropy_coef * ent
         opt.zero_grad(set_to_none=True)
         loss.backward()
@@ -207,12 +247,11 @@ def ppo_update(net: ActorCritic, opt: torch.optim.Optimizer, ro: Rollout, cfg: A
             ratio = log_ratio.exp()
             kl = ((ratio - 1) - log_ratio).mean()  # the k3 estimator of KL(old || new)
             frac = ((ratio - 1).abs() > cfg.clip).float().mean()
-        for key, val in zip(keys, (loss, pg, vloss, ent, kl, frac), strict=True):
+        for key, val in zip(PPO_STATS, (loss, pg, vloss, ent, kl, frac), strict=True):
             totals[key] += float(val.detach())
         count += 1
     stats = {k: v / count for k, v in totals.items()}
-    var = ret.var()
-    stats["explained_var"] = float(1 - (ret - v_old).var() / var) if var > 0 else float("nan")
+    stats["explained_var"] = explained_variance(b.value_old, b.ret)
     return stats
 
 
@@ -242,7 +281,8 @@ class PPO(core.RolloutAlgorithm):
     def iteration(self, it: int, frac: float) -> dict[str, Any]:
         lr = self.set_lr(frac)
         rollout, figures = self.collector.collect(self.net)
-        stats = ppo_update(self.net, self.opt, rollout, self.cfg, self.gen)
+        stats = ppo_update(self.net, self.opt, rollout_batch(rollout, self.cfg),
+                           self.cfg, self.gen)
         self.env_steps += self.cfg.envs * self.cfg.steps
         stats.update(self.cfg.summary(figures), env_steps=self.env_steps, lr=lr)
         return stats

@@ -9,7 +9,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import MISSING, asdict, fields
 from pathlib import Path
 from typing import IO, Any
 
@@ -82,7 +82,7 @@ def check_run(cfg: Any) -> dict[str, Any] | None:
     when ``cfg.out`` holds a run and neither flag is set, FileNotFoundError when ``--resume``
     finds no checkpoint there, and ValueError when both flags are set, when the checkpoint is
     refused (see :func:`load_checkpoint`) or when its config differs from ``cfg`` in a field
-    outside ``RESUMABLE``.
+    outside ``RESUMABLE`` (a field the checkpoint's config lacks is taken at its default).
     """
     out = Path(cfg.out)
     if cfg.resume and cfg.overwrite:
@@ -94,7 +94,7 @@ def check_run(cfg: Any) -> dict[str, Any] | None:
                                     f"{CHECKPOINTS}/iter_*.pt) to continue from")
         ckpt = load_checkpoint(path)
         mine = plain(asdict(cfg))
-        theirs = ckpt["config"]
+        theirs = {**plain(added_fields(cfg, ckpt["config"])), **ckpt["config"]}
         changed = sorted(k for k in mine.keys() | theirs.keys()
                          if k not in RESUMABLE and mine.get(k) != theirs.get(k))
         if changed:
@@ -118,6 +118,20 @@ def clear_run(out: Path) -> None:
 
 
 # -- checkpoints ---------------------------------------------------------------------------
+def added_fields(cfg: Any, saved: dict[str, Any]) -> dict[str, Any]:
+    """The defaults of ``cfg``'s fields that ``saved`` (a run's config) lacks: fields added to
+    the trainer since the run started, which default to what the code did before them."""
+    added: dict[str, Any] = {}
+    for f in fields(cfg):
+        if f.name in saved:
+            continue
+        if f.default is not MISSING:
+            added[f.name] = f.default
+        elif f.default_factory is not MISSING:
+            added[f.name] = f.default_factory()
+    return added
+
+
 def plain(obj: Any) -> Any:
     """``obj`` with numpy scalars and arrays made Python numbers and tensors, tuples made lists,
     so that ``torch.load(weights_only=True)`` and JSON both read it back."""

@@ -94,8 +94,8 @@ TRAINER = core.Trainer(
                     "name"},
     choices={**pg.CHOICES, "recipe": RECIPES}, checks=check_config, finish=apply_recipe,
     panels={"learner payoff per game (training)": ["vs_random", "vs_league"],
-            "entropy": ["entropy"], "KL(pi_old || pi_new)": ["kl"]},
-    postfix=("vs_random", "entropy", "kl"), counters=("samples",))
+            "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
+    postfix=("vs_random", "entropy", *pg.KL_KEYS), counters=("samples",))
 
 
 def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.zhajinhua"
