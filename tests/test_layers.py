@@ -57,9 +57,11 @@ def _modules() -> dict[str, Path]:
 
 # Inside a game's package (one game, one package), a module sits at the layer of its role,
 # the first word of its name: its players at the players' layer, its simulate and recorder at
-# the simulators'; every other module (rules, env, views, its spec and its public tree) at
-# the games layer.
-ROLES = {"players": "policies", "simulate": "simulators", "record": "simulators"}
+# the simulators', its solver-backed players at the solver's, its report at the reports' and
+# its trainer at the trainers'; every other module (rules, env, views, its spec and its
+# public tree) at the games layer.
+ROLES = {"players": "policies", "simulate": "simulators", "record": "simulators",
+         "solver": "solve", "report": "analysis", "train": "training"}
 
 
 def _unit(module: str) -> str:
