@@ -1,12 +1,14 @@
 """What every game's report shares: Markdown tables, CSV files, histograms, plots and 95%
 confidence intervals.
 
-The reports (``<game>_report``) import these; none imports another game's report.
+Also a report's input: frames by player label (``as_frames``) and the frames of several
+players' games (``simulate_policies``). The reports (``vecgames.games.<game>.report``) import
+these; none imports another game's report.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,58 @@ from pandas.api.types import is_numeric_dtype
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+
+# a report's input: frames by label, a list of frames or one frame (see as_frames)
+Frames = Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame] | pd.DataFrame
+
+
+def policy_label(df: pd.DataFrame) -> str:
+    """The policy of a frame as one label: ``rules``, or ``rules,random`` (one per seat)."""
+    names = df.attrs.get("players", df.attrs.get("policy", "?"))
+    if isinstance(names, str):
+        return names
+    names = [str(p) for p in names]
+    return names[0] if len(set(names)) == 1 else ",".join(names)
+
+
+def as_frames(data: Frames) -> dict[str, pd.DataFrame]:
+    """Frames by policy label from a dict, a list of frames, a frame with a ``policy`` column
+    (one group per value) or a single frame (labelled by ``attrs["policy"]``)."""
+    if isinstance(data, pd.DataFrame):
+        if "policy" in data.columns:
+            out = {}
+            for name, group in data.groupby("policy", sort=False, observed=True):
+                out[str(name)] = group
+                group.attrs = {**data.attrs, "policy": str(name)}
+            return out
+        return {policy_label(data): data}
+    if isinstance(data, Mapping):
+        return {str(k): v for k, v in data.items()}
+    out: dict[str, pd.DataFrame] = {}
+    for df in data:
+        label, k = policy_label(df), 2
+        while label in out:
+            label, k = f"{policy_label(df)} #{k}", k + 1
+        out[label] = df
+    if not out:
+        raise ValueError("expected at least one frame")
+    return out
+
+
+def simulate_policies(game: str, num_games: int, policies: Sequence[str | Sequence[str]],
+                      num_players: int, seed: int = 0, **options: Any
+                      ) -> dict[str, pd.DataFrame]:
+    """``vecgames.simulate(game, num_games, policy=p, ...)`` for each policy (a name for every
+    seat or a list with one per seat), same seed and so the same deals; frames by label
+    (``"rules"``, ``"weakest,random,random,random"``). ``options``: more simulate keywords."""
+    import vecgames
+
+    frames: dict[str, pd.DataFrame] = {}
+    for policy in policies:
+        df = vecgames.simulate(game, num_games, policy=policy, seed=seed,
+                               num_players=num_players, **options)
+        frames[policy if isinstance(policy, str) else ",".join(policy)] = df
+    return frames
 
 
 def histogram_table(values: Iterable[int] | np.ndarray, max_bins: int = 40) -> pd.DataFrame:

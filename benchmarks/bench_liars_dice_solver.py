@@ -32,16 +32,14 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from benchmarks.timing import print_table  # noqa: E402
+from vecgames.games.liars_dice.solver_judge import strategy as player_strategy  # noqa: E402
+from vecgames.games.liars_dice.tree import build_tree, make_variant, tree_size  # noqa: E402
 from vecgames.policies.protocol import resolve_player  # noqa: E402
 from vecgames.solve import (  # noqa: E402
     best_response_value,
-    build_tree,
     exploitability,
     game_value,
-    make_variant,
-    player_strategy,
     solve,
-    tree_size,
     tree_sizes,
 )
 from vecgames.solve.cfr import profile  # noqa: E402

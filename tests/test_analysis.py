@@ -9,20 +9,18 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis import (
+from vecgames.analysis import histogram_table, md_table, write_report
+from vecgames.games.zhajinhua.report import (
     action_by_round,
     action_by_status,
     action_counts_table,
     category_table,
     distribution_table,
     end_table,
-    histogram_table,
-    md_table,
     position_table,
     seat_table,
     status_table,
     win_shares,
-    write_report,
 )
 from vecgames.poker import CATEGORY_NAMES
 

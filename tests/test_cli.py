@@ -129,16 +129,16 @@ def test_unknown_game_exit_2(capsys):
 
 def test_train_forwards_args(monkeypatch):
     seen: list[tuple[list[str], str]] = []
-    fake = types.ModuleType("vecgames.training.zhajinhua")
+    fake = types.ModuleType("vecgames.games.zhajinhua.train")
     fake.main = lambda argv=None, prog="": seen.append((argv, prog)) and 0
-    monkeypatch.setitem(sys.modules, "vecgames.training.zhajinhua", fake)
+    monkeypatch.setitem(sys.modules, "vecgames.games.zhajinhua.train", fake)
     assert main(["train", "zhajinhua", "--minutes", "1", "--out", "run1"]) == 0
     assert seen == [(["--minutes", "1", "--out", "run1"], "vecgames train zhajinhua")]
 
 
 def test_train_without_extra(monkeypatch, capsys):
     # None in sys.modules: the import raises ImportError
-    monkeypatch.setitem(sys.modules, "vecgames.training.zhajinhua", None)
+    monkeypatch.setitem(sys.modules, "vecgames.games.zhajinhua.train", None)
     assert main(["train", "zhajinhua"]) == 1
     assert TRAIN_HINT in capsys.readouterr().err
 

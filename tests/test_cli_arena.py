@@ -195,8 +195,9 @@ def test_checkpoint_players_on_the_command_line(tmp_path, capsys):
     from dataclasses import asdict
 
     import vecgames
+    from vecgames.games.liars_dice import train as liars_dice
     from vecgames.policies.nets import make_qnet
-    from vecgames.training import liars_dice, runs
+    from vecgames.training import runs
 
     cfg = liars_dice.Config(hidden=8, layers=1, head="combined")
     env = vecgames.make("liars_dice", **cfg.env_options())

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis.dayaoguai_report import (
+from vecgames.cli import main
+from vecgames.games.dayaoguai.report import (
     as_frames,
     compare_policies,
     distribution,
@@ -23,7 +24,6 @@ from vecgames.analysis.dayaoguai_report import (
     seat_table,
     write_report,
 )
-from vecgames.cli import main
 
 MIXED = ["weakest", "random", "random", "random"]
 

@@ -8,11 +8,11 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis.dayaoguai_report import limit_table, seat_table, write_report
 from vecgames.api import default_policy
 from vecgames.games.dayaoguai import DEFAULT_OPTIONS, beats, make_rules
 from vecgames.games.dayaoguai.names import XIYOUJI, seat_label
 from vecgames.games.dayaoguai.players import SHED, policy_action
+from vecgames.games.dayaoguai.report import limit_table, seat_table, write_report
 from vecgames.games.dayaoguai.rules import (
     FIRST,
     HAND,

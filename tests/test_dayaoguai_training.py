@@ -11,11 +11,11 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
+from vecgames.games.dayaoguai import train as dy  # noqa: E402
 from vecgames.games.dayaoguai.players import POLICIES, policy_action  # noqa: E402
 from vecgames.games.dayaoguai.rules import PASS  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import core, evaluation, pg  # noqa: E402
-from vecgames.training import dayaoguai as dy  # noqa: E402
 
 CPU = torch.device("cpu")
 

@@ -37,9 +37,9 @@ def test_rollout_workers_hold_the_one_machine_envs(cluster, tmp_path):
     """Two rollout workers' slices, joined, start from the one-machine envs, seats and
     opponents; a short training run through them checkpoints and evaluates."""
     torch = pytest.importorskip("torch")
+    from vecgames.games.zhajinhua import train as tz
     from vecgames.policies.nets import PolicyNet
     from vecgames.training import core, pg
-    from vecgames.training import zhajinhua as tz
 
     cfg = tz.Config(players=3, envs=8, steps=6, iterations=2, seed=4, out=str(tmp_path),
                     eval_games=40, mix="random=1,self=1", progress=False, checkpoint_every=0,
@@ -64,9 +64,9 @@ def test_dayaoguai_rollout_workers(cluster, tmp_path):
     """Da Yaoguai's kernel-played tables through two workers: the same tables of each kind,
     the same first step; a short run trains through them."""
     torch = pytest.importorskip("torch")
+    from vecgames.games.dayaoguai import train as dy
     from vecgames.policies.nets import PolicyNet
     from vecgames.training import core, pg
-    from vecgames.training import dayaoguai as dy
 
     cfg = dy.Config(players=4, envs=8, steps=5, iterations=2, seed=2, out=str(tmp_path),
                     eval_games=8, progress=False, checkpoint_every=0, hidden=16,
@@ -91,9 +91,9 @@ def test_hanabi_rollout_workers(cluster, tmp_path):
     """Hanabi's team collector through two workers: the same first step, the bootstrap value
     of every env, the finished games' figures; a short run trains through them."""
     torch = pytest.importorskip("torch")
+    from vecgames.games.hanabi import train as th
     from vecgames.policies.nets import ActorCritic
     from vecgames.training import core, ppo
-    from vecgames.training import hanabi as th
 
     cfg = th.Config(players=2, envs=8, steps=6, iterations=2, seed=3, out=str(tmp_path),
                     hidden=32, eval_games=8, progress=False, checkpoint_every=0,

@@ -58,13 +58,16 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str], where: str) -> argp
 
 
 def _check_trainer(game: str, argv: list[str], where: str) -> None:
+    from vecgames.games.catalog import spec_of
     pytest.importorskip("torch")
     if game == "liars_dice" and "--algo" in argv:  # the tabular self-play learner
-        from training.liars_dice_equilibrium import build_parser as equilibrium_parser
+        from vecgames.games.liars_dice.train_equilibrium import (
+            build_parser as equilibrium_parser,
+        )
 
         _parse(equilibrium_parser("vecgames train liars_dice"), argv, where)
         return
-    trainer = importlib.import_module(f"vecgames.training.{game}")
+    trainer = spec_of(game).load("trainer")
     try:
         trainer.TRAINER.parse(argv, f"vecgames train {game}")
     except SystemExit as exc:

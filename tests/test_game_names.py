@@ -5,9 +5,6 @@ game when a string in it is exactly the game's name (or an alias: ``"liars-dice"
 imports from a game's package (``vecgames.games.<game>``) or from a module named after a game
 (``vecgames.games.holdem.players``). Every layer reads a game from its spec instead
 (``vecgames.games.catalog.spec_of``). The catalogue's list of packages is the one exception.
-
-``PENDING`` holds the modules that still name games, with how many times: the count of each
-may only go down (when one reaches 0, delete its line), and no other module may name one.
 """
 
 from __future__ import annotations
@@ -21,42 +18,6 @@ SOURCES = {"vecgames": ROOT / "vecgames", "vecgames.analysis": ROOT / "analysis"
            "vecgames.training": ROOT / "training"}
 GAME_PACKAGE = re.compile(r"vecgames\.games\.([a-z_0-9]+)(\.|$)")
 EXEMPT = {"vecgames.games.catalog"}  # the list of the games' packages
-
-# module -> game names in it today (see the module docstring). Only ever lower these.
-PENDING: dict[str, int] = {
-    "vecgames.adapters.pz_env": 2,
-    "vecgames.adapters.seats": 1,
-    "vecgames.adapters.torchrl_env": 1,
-    "vecgames.analysis": 1,
-    "vecgames.analysis.dayaoguai_report": 5,
-    "vecgames.analysis.hanabi_report": 3,
-    "vecgames.analysis.holdem_betting": 2,
-    "vecgames.analysis.holdem_report": 1,
-    "vecgames.analysis.liars_dice_odds": 4,
-    "vecgames.analysis.liars_dice_report": 1,
-    "vecgames.analysis.zhajinhua_report": 1,
-    "vecgames.policies.builtin": 4,
-    "vecgames.policies.checkpoint": 5,
-    "vecgames.policies.nets": 1,
-    "vecgames.simulators.mixed": 3,
-    "vecgames.solve": 1,
-    "vecgames.solve.judge": 7,
-    "vecgames.solve.players": 4,
-    "vecgames.solve.strategy_player": 3,
-    "vecgames.training.__main__": 1,
-    "vecgames.training.dayaoguai": 5,
-    "vecgames.training.evaluation": 1,
-    "vecgames.training.exploit": 9,
-    "vecgames.training.hanabi": 3,
-    "vecgames.training.holdem": 5,
-    "vecgames.training.liars_dice": 6,
-    "vecgames.training.liars_dice_equilibrium": 2,
-    "vecgames.training.pg": 1,
-    "vecgames.training.zhajinhua": 1,
-    "vecgames.training.zoo_export": 3,
-    "vecgames.web.arena_jobs": 2,
-    "vecgames.web.sessions": 3,
-}
 
 
 def _games() -> set[str]:
@@ -123,14 +84,9 @@ def _counts() -> dict[str, int]:
 
 
 def test_no_module_outside_a_game_names_one():
-    counts = _counts()
-    new = {m: n for m, n in counts.items() if m not in PENDING}
-    assert not new, (f"these modules name a game; read it from its spec instead "
-                     f"(vecgames.games.catalog.spec_of): {new}")
-    grown = {m: (PENDING[m], n) for m, n in counts.items() if n > PENDING.get(m, 0)}
-    assert not grown, f"more game names than before (was, now): {grown}"
-    done = sorted(m for m in PENDING if counts.get(m, 0) < PENDING[m])
-    assert not done, f"fewer game names now: lower (or delete) these lines of PENDING: {done}"
+    named = _counts()
+    assert not named, (f"these modules name a game (module: times); read it from its spec "
+                       f"instead (vecgames.games.catalog.spec_of): {named}")
 
 
 def test_the_check_sees_a_game_name(tmp_path):

@@ -131,8 +131,8 @@ def test_a_checkpoint_on_the_view_plays_through_act_env_and_keeps_the_memory(tmp
     """A tiny run on the conventions observation: its checkpoint is a player that reads the
     env (act_env), plays legal games beside ``conventions``, and writes its clues' meaning."""
     pytest.importorskip("torch")
+    from vecgames.games.hanabi import train as th
     from vecgames.training import core
-    from vecgames.training import hanabi as th
 
     argv = ["--observation", "conventions", "--teacher", "conventions", "--clone-iterations",
             "2", "--iterations", "2", "--envs", "16", "--steps", "8", "--hidden", "16",

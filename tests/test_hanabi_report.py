@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis.hanabi_report import (
+from vecgames.cli import main
+from vecgames.games.hanabi.report import (
     action_table,
     as_frames,
     compare_policies,
@@ -20,7 +21,6 @@ from vecgames.analysis.hanabi_report import (
     score_table,
     write_report,
 )
-from vecgames.cli import main
 
 
 @pytest.fixture(scope="module")

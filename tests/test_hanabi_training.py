@@ -12,10 +12,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
+from vecgames.games.hanabi import train as th  # noqa: E402
 from vecgames.games.hanabi.rules import field, hands, rules_to_options  # noqa: E402
 from vecgames.policies.nets import ActorCritic  # noqa: E402
 from vecgames.training import evaluation, ppo, runs  # noqa: E402
-from vecgames.training import hanabi as th  # noqa: E402
 
 CPU = torch.device("cpu")
 
@@ -130,7 +130,7 @@ def test_game_ends_are_read_correctly_from_the_step():
 def test_random_self_play_scores_zero_in_the_evaluation():
     """The arena's team score of random play: it bombs nearly always."""
     cfg = th.Config(eval_games=300, iterations=1)
-    r = evaluation.team_score("random", cfg.eval_games, 1, cfg.rule_options())
+    r = evaluation.team_score("hanabi", "random", cfg.eval_games, 1, cfg.rule_options())
     assert r["games"] == 300 and r["mean"] < 0.1 and r["perfect_rate"] == 0.0
     assert r["ci95_low"] <= r["mean"] <= r["ci95_high"]
 
@@ -210,7 +210,7 @@ def test_seed_rule_flags_reach_the_envs_the_evaluation_and_the_saved_policy(tmp_
                                                              for k in range(5)]
     assert not ro.mask[:, :, to_second].any() and ro.mask[:, :, :r.color_hints].any()
     seed = cfg.seed + evaluation.EVAL_SEED_OFFSET
-    b = evaluation.team_score("rules", cfg.eval_games, seed, cfg.rule_options())
+    b = evaluation.team_score("hanabi", "rules", cfg.eval_games, seed, cfg.rule_options())
     df = vecgames.simulate("hanabi", 50, policy="rules", seed=seed, num_players=3, **rules)
     assert b["mean"] == pytest.approx(df["score"].mean())
     runs.save_checkpoint(tmp_path / "p.pt", {

@@ -3,7 +3,7 @@
 import numpy as np
 
 import vecgames
-from vecgames.analysis.holdem_report import position_names, report_tables, write_report
+from vecgames.games.holdem.report import position_names, report_tables, write_report
 
 
 def test_tables_add_up(tmp_path):

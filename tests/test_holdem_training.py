@@ -9,8 +9,8 @@ from usage_errors import usage_error
 torch = pytest.importorskip("torch")
 
 
+from vecgames.games.holdem import train as th  # noqa: E402
 from vecgames.training import evaluation  # noqa: E402
-from vecgames.training import holdem as th  # noqa: E402
 
 
 def test_tiny_run_evaluates_against_both_opponents(tmp_path, capsys):

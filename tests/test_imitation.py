@@ -12,10 +12,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
+from vecgames.games.hanabi import train as th  # noqa: E402
 from vecgames.policies.builtin import BuiltinPlayer  # noqa: E402
 from vecgames.policies.nets import ActorCritic  # noqa: E402
 from vecgames.training import core, imitation, ppo  # noqa: E402
-from vecgames.training import hanabi as th  # noqa: E402
 
 CPU = torch.device("cpu")
 

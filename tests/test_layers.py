@@ -34,9 +34,6 @@ LAYERS: list[tuple[str, ...]] = [
     ("cli",),  # the vecgames command
 ]
 RANK = {unit: rank for rank, units in enumerate(LAYERS) for unit in units}
-# The upward edge, by name only: a strategy table (an .npz of the solver's, such as a zoo
-# equilibrium) plays through the solver's tree, imported when one is loaded.
-ALLOWED = {("vecgames.policies.checkpoint", "solve")}
 # A game's spec (``vecgames.games.<game>.spec``) names the modules that make up the game at
 # every layer, as entry points: the layer that uses a part imports it (``GameSpec.load``), so
 # these names are declarations, not imports of the games layer.
@@ -118,8 +115,7 @@ def test_imports_point_down(module):
     mine = RANK[_unit(module)]
     upward = sorted(target for target, how in _imports(module, MODULES[module])
                     if _unit(target) in RANK and RANK[_unit(target)] > mine
-                    and not (how == "name" and ((module, _unit(target)) in ALLOWED
-                                                or SPEC_MODULE.fullmatch(module))))
+                    and not (how == "name" and SPEC_MODULE.fullmatch(module)))
     assert not upward, f"{module} (layer {_unit(module)}) imports from above it: {upward}"
 
 

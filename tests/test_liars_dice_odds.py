@@ -1,5 +1,5 @@
-"""Liar's Dice odds (analysis/liars_dice_odds.py): exact values, tables, and agreement with
-the simulator's own rolls."""
+"""Liar's Dice odds (vecgames/games/liars_dice/report_odds.py): exact values, tables, and
+agreement with the simulator's own rolls."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from vecgames.analysis.liars_dice_odds import bid_probability, check_by_simulation, odds_table
+from vecgames.games.liars_dice.report_odds import bid_probability, check_by_simulation, odds_table
 
 
 def brute_force(bid, own, unknown):

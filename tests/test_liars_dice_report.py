@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis.liars_dice_report import (
+from vecgames.games.liars_dice.report import (
     bids_distribution,
     challenge_table,
     face_table,

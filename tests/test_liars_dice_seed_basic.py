@@ -12,10 +12,10 @@ import pytest
 from test_liars_dice_rules import play_checked
 
 import vecgames
-from vecgames.analysis.liars_dice_report import mode_table, write_report
 from vecgames.games.liars_dice import action_to_bid, bid_to_action, make_rules, parse_bid
 from vecgames.games.liars_dice.bids import explain_illegal
 from vecgames.games.liars_dice.players import env_actions
+from vecgames.games.liars_dice.report import mode_table, write_report
 from vecgames.games.liars_dice.view import VIEW, rules_text
 from vecgames.play.terminal import Match
 

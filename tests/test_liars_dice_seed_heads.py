@@ -12,15 +12,15 @@ torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.games.liars_dice import action_to_bid, num_actions  # noqa: E402
+from vecgames.games.liars_dice import train as ld  # noqa: E402
 from vecgames.policies import nets  # noqa: E402
-from vecgames.training import liars_dice as ld  # noqa: E402
 
 
 @pytest.mark.parametrize(("players", "dice"), [(2, 5), (3, 2)])
 def test_each_action_reads_its_heads(players, dice):
     total = players * dice
     a_n = num_actions(players, dice)
-    net = nets.FourHeadQNet(7, a_n, hidden=8, layers=1)
+    net = nets.make_qnet("four", 7, a_n, hidden=8, layers=1, game="liars_dice")
     obs = torch.randn(5, 7)
     with torch.no_grad():
         heads = net.heads(net.trunk(obs))  # [5, 4 + D + 6]
@@ -45,7 +45,7 @@ def test_four_heads_train_and_round_trip(tmp_path):
                     "--no-progress"]) == 0
     assert json.loads((out / "config.json").read_text())["head"] == "four"
     player = vecgames.load_player(out / "final.pt")
-    assert isinstance(player.net, nets.FourHeadQNet)
+    assert isinstance(player.net, nets.FactoredQNet)
     assert player.net.heads.out_features == 4 + 10 + 6  # 20 outputs, not 111
     env = vecgames.make("liars_dice", num_envs=16, seed=3, **player.env_options)
     obs, info = env.reset()
@@ -62,6 +62,8 @@ def test_combined_stays_the_default_and_bad_heads_are_refused():
         ld.TRAINER.parse(["--head", "three"], "p")
     with pytest.raises(ValueError, match="head"):
         nets.make_qnet("three", 22, 111, 8, 1)
+    with pytest.raises(ValueError, match="hanabi has no such layout"):  # the game's heads
+        nets.make_qnet("four", 22, 21, 8, 1, game="hanabi")
 
 
 def test_the_basic_variant_trains(tmp_path, capsys):

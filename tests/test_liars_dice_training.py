@@ -14,9 +14,9 @@ torch = pytest.importorskip("torch")
 
 
 import vecgames  # noqa: E402
+from vecgames.games.liars_dice import train as ld  # noqa: E402
 from vecgames.games.liars_dice.players import env_actions  # noqa: E402
 from vecgames.training import dqn, evaluation  # noqa: E402
-from vecgames.training import liars_dice as ld  # noqa: E402
 
 G = 0.5  # a discount that makes hand-worked returns exact in binary
 

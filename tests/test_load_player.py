@@ -13,8 +13,13 @@ pytest.importorskip("torch")
 import torch  # noqa: E402
 
 import vecgames  # noqa: E402
+from vecgames.games.dayaoguai import train as dayaoguai  # noqa: E402
+from vecgames.games.hanabi import train as hanabi  # noqa: E402
+from vecgames.games.holdem import train as holdem  # noqa: E402
+from vecgames.games.liars_dice import train as liars_dice  # noqa: E402
+from vecgames.games.zhajinhua import train as zhajinhua  # noqa: E402
 from vecgames.policies import nets  # noqa: E402
-from vecgames.training import dayaoguai, hanabi, holdem, liars_dice, runs, zhajinhua  # noqa: E402
+from vecgames.training import runs  # noqa: E402
 
 
 def write_checkpoint(path, trainer, cfg, net, env):
@@ -44,7 +49,7 @@ def policy_checkpoint(path, game, players, env_options=None, recipe="default"):
 def liars_dice_checkpoint(path, head):
     cfg = liars_dice.Config(hidden=8, layers=1, head=head)
     env = vecgames.make("liars_dice", **cfg.env_options())
-    online = nets.make_qnet(head, env.obs_dim, env.num_actions, 8, 1)
+    online = nets.make_qnet(head, env.obs_dim, env.num_actions, 8, 1, game="liars_dice")
     return write_checkpoint(path, liars_dice.TRAINER, cfg, online, env)
 
 

@@ -58,8 +58,9 @@ def test_a_checkpoint_takes_the_computer_seat_at_its_table_size(tmp_path):
     torch = pytest.importorskip("torch")
     from dataclasses import asdict
 
+    from vecgames.games.holdem import train as holdem
     from vecgames.policies.nets import PolicyNet
-    from vecgames.training import holdem, runs
+    from vecgames.training import runs
 
     env = vecgames.make("holdem", num_players=2)
     net = PolicyNet(env.obs_dim, env.num_actions, hidden=8)

@@ -74,7 +74,7 @@ def test_builtin_player_bad_input():
     hanabi_players = re.escape(str(tuple(vecgames.players("hanabi"))))  # every built-in
     with pytest.raises(ValueError, match=r"unknown built-in player 'x'.*" + hanabi_players):
         BuiltinPlayer("hanabi", "x")
-    with pytest.raises(ValueError, match="threshold is a Liar's Dice option"):
+    with pytest.raises(ValueError, match="threshold: hanabi's players take none"):
         BuiltinPlayer("hanabi", "rules", threshold=0.3)
     with pytest.raises(ValueError, match=r"threshold must be in \[0, 1\]"):
         BuiltinPlayer("liars_dice", "heuristic", threshold=3)

@@ -7,13 +7,16 @@ import pandas as pd
 import pytest
 
 import vecgames
-from vecgames.analysis import dayaoguai_report, hanabi_report, holdem_report, liars_dice_report
-from vecgames.analysis import zhajinhua_report as zjh
 from vecgames.analysis.arena_section import arena_section, arena_tables
-from vecgames.analysis.holdem_betting import betting_log, betting_table
 from vecgames.analysis.seat_players import seat_labels
 from vecgames.arena.result import ArenaResult
 from vecgames.cli import main
+from vecgames.games.dayaoguai import report as dayaoguai_report
+from vecgames.games.hanabi import report as hanabi_report
+from vecgames.games.holdem import report as holdem_report
+from vecgames.games.holdem.report_betting import betting_log, betting_table
+from vecgames.games.liars_dice import report as liars_dice_report
+from vecgames.games.zhajinhua import report as zjh
 
 
 def _arena(players=("a", "b")) -> ArenaResult:

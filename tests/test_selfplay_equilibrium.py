@@ -12,15 +12,15 @@ import pytest
 
 import vecgames
 from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
-from vecgames.games.liars_dice.tree import deal_matrix
-from vecgames.solve import build_tree, exploitability, make_variant, solve
-from vecgames.solve.sampled import learn
-from vecgames.solve.strategy_player import (
+from vecgames.games.liars_dice.solver_strategy import (
     StrategyPlayer,
     load_strategy,
     load_strategy_player,
     save_strategy,
 )
+from vecgames.games.liars_dice.tree import build_tree, deal_matrix, make_variant
+from vecgames.solve import exploitability, solve
+from vecgames.solve.sampled import learn
 
 KUHN_VALUE = -1.0 / 18.0
 

@@ -14,18 +14,17 @@ import vecgames
 from vecgames.games.kuhn_poker.tree import public_tree as kuhn_tree
 from vecgames.games.liars_dice.bids import action_to_bid, bid_beats, bid_to_action, legal_starts
 from vecgames.games.liars_dice.rules import make_rules, rules_to_options
-from vecgames.games.liars_dice.tree import rolls
-from vecgames.solve import (
-    best_response_value,
-    build_tree,
-    exploitability,
-    game_value,
+from vecgames.games.liars_dice.solver_players import (
     heuristic_strategy,
-    make_variant,
     random_strategy,
     seat_rules,
+)
+from vecgames.games.liars_dice.tree import build_tree, make_variant, rolls, tree_size
+from vecgames.solve import (
+    best_response_value,
+    exploitability,
+    game_value,
     solve,
-    tree_size,
     tree_sizes,
     uniform_strategy,
 )

@@ -12,13 +12,13 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
+from vecgames.games.hanabi import train as th  # noqa: E402
+from vecgames.games.zhajinhua import train as tz  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import core, pg, ppo  # noqa: E402
-from vecgames.training import hanabi as th  # noqa: E402
-from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
-PROG = "python -m vecgames.training.zhajinhua"
+PROG = "python -m vecgames.games.zhajinhua.train"
 
 
 def random_rollout(num_envs: int, players: int, steps: int, seed: int):

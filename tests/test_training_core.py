@@ -14,12 +14,12 @@ from usage_errors import usage_error
 torch = pytest.importorskip("torch")
 
 
+from vecgames.games.zhajinhua import train as tz  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import core, evaluation, pg  # noqa: E402
-from vecgames.training import zhajinhua as tz  # noqa: E402
 
 CPU = torch.device("cpu")
-PROG = "python -m vecgames.training.zhajinhua"
+PROG = "python -m vecgames.games.zhajinhua.train"
 TINY = ["--players", "3", "--envs", "24", "--steps", "8", "--hidden", "16",
         "--eval-games", "24", "--no-progress"]
 
@@ -120,8 +120,8 @@ def test_duplicate_heads_up_scores_are_antisymmetric():
 
 def test_team_score_of_hanabi_teams():
     """Self-play of a whole team: random play bombs, the rule player scores."""
-    rnd = evaluation.team_score("random", 40, 0, {"num_players": 2})
-    rules = evaluation.team_score("rules", 40, 0, {"num_players": 2})
+    rnd = evaluation.team_score("hanabi", "random", 40, 0, {"num_players": 2})
+    rules = evaluation.team_score("hanabi", "rules", 40, 0, {"num_players": 2})
     assert rnd["games"] == 40 and rnd["opponent"] == "self-play" and rnd["unit"] == "score"
     assert rnd["mean"] < 1.0 and rnd["perfect_rate"] == 0.0
     assert rules["mean"] > 10 and rules["ci95_low"] <= rules["mean"] <= rules["ci95_high"]
@@ -268,20 +268,20 @@ GAMES = ("zhajinhua", "holdem", "dayaoguai", "liars_dice", "hanabi")
 
 @pytest.mark.parametrize("game", GAMES)
 def test_unknown_eval_opponent_is_refused_before_training(game, tmp_path):
-    trainer = importlib.import_module(f"vecgames.training.{game}").TRAINER
+    trainer = importlib.import_module(f"vecgames.games.{game}.train").TRAINER
     with usage_error("shark"):
         trainer.parse(["--eval-opponents", "random,shark", "--out", str(tmp_path / "x")], "p")
 
 
 def test_hanabi_refuses_an_empty_eval_opponent():
-    from vecgames.training import hanabi
+    from vecgames.games.hanabi import train as hanabi
 
     with usage_error("eval-opponents"):
         hanabi.TRAINER.parse(["--eval-opponents", "rules,"], "p")
 
 
 def test_a_resumed_league_run_goes_on(tmp_path):
-    from vecgames.training import dayaoguai as dy
+    from vecgames.games.dayaoguai import train as dy
 
     args = ["--envs", "8", "--steps", "8", "--max-steps", "40", "--hidden", "16",
             "--eval-games", "8", "--mix", "league=1,self=1", "--league-every", "5",

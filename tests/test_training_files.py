@@ -17,10 +17,10 @@ torch = pytest.importorskip("torch")
 
 import vecgames  # noqa: E402
 from vecgames.cli import main as cli_main  # noqa: E402
+from vecgames.games.zhajinhua import train as tz  # noqa: E402
 from vecgames.policies.checkpoint import load_network  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import core, pg, runs  # noqa: E402
-from vecgames.training import zhajinhua as tz  # noqa: E402
 
 GAMES = ("zhajinhua", "holdem", "dayaoguai", "hanabi", "liars_dice")
 # A few seconds per run on 2 cores (the Numba kernels are cached on disk).
@@ -48,7 +48,7 @@ def adam_step(ckpt: dict) -> float:
 
 
 def run(game: str, out: Path, iterations: int, *extra: str) -> int:
-    trainer = importlib.import_module(f"vecgames.training.{game}")
+    trainer = importlib.import_module(f"vecgames.games.{game}.train")
     return trainer.main([*TINY[game], "--iterations", str(iterations), "--out", str(out),
                          "--checkpoint-every", "1", "--no-progress", *extra])
 
@@ -222,7 +222,7 @@ def test_progress_bar_only_on_a_terminal():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_trainer_shows_progress_unless_told_not_to(game):
-    trainer = importlib.import_module(f"vecgames.training.{game}").TRAINER
+    trainer = importlib.import_module(f"vecgames.games.{game}.train").TRAINER
     assert trainer.parse([], "p").progress
     assert not trainer.parse(["--no-progress"], "p").progress
 
@@ -234,7 +234,7 @@ def test_the_training_bar_follows_stderr(tmp_path, monkeypatch):
                                        ("pipe", io.StringIO(), [], False),
                                        ("off", FakeTTY(), ["--no-progress"], False)):
         monkeypatch.setattr("sys.stderr", stream)
-        trainer = importlib.import_module("vecgames.training.zhajinhua")
+        trainer = importlib.import_module("vecgames.games.zhajinhua.train")
         argv = [*TINY["zhajinhua"], "--iterations", "1", "--out", str(tmp_path / name), *extra]
         assert trainer.main(argv) == 0
         assert ("train zhajinhua" in stream.getvalue()) == shown, name
@@ -242,10 +242,10 @@ def test_the_training_bar_follows_stderr(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_help_lists_the_trainer_options(game, capsys):
-    trainer = importlib.import_module(f"vecgames.training.{game}")
+    trainer = importlib.import_module(f"vecgames.games.{game}.train")
     assert trainer.main(["--help"]) == 0
     text = capsys.readouterr().out
-    assert text.startswith(f"usage: python -m vecgames.training.{game} ")
+    assert text.startswith(f"usage: python -m vecgames.games.{game}.train ")
     assert "--resume" in text and "--overwrite" in text and "--no-progress" in text
     assert "--eval-envs" not in text and "--eval-opponents" in text
     if game in ("zhajinhua", "holdem", "dayaoguai"):

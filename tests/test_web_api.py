@@ -622,7 +622,7 @@ def test_a_trained_checkpoint_given_at_start_plays_a_whole_match(tmp_path, monke
     import uvicorn
 
     from vecgames import cli
-    from vecgames.training import zhajinhua
+    from vecgames.games.zhajinhua import train as zhajinhua
 
     out = tmp_path / "run"
     zhajinhua.main(["--iterations", "1", "--envs", "16", "--steps", "8", "--hidden", "16",

@@ -13,13 +13,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vecgames.games.zhajinhua import train as tz  # noqa: E402
+from vecgames.games.zhajinhua import train_seed as sr  # noqa: E402
 from vecgames.policies.nets import PolicyNet  # noqa: E402
 from vecgames.training import evaluation  # noqa: E402
-from vecgames.training import zhajinhua as tz  # noqa: E402
-from vecgames.training import zhajinhua_seed as sr  # noqa: E402
 
 CPU = torch.device("cpu")
-PROG = "python -m vecgames.training.zhajinhua"
+PROG = "python -m vecgames.games.zhajinhua.train"
 
 
 def seed_config(tmp_path, *args: str) -> tz.Config:

@@ -32,7 +32,7 @@ def test_the_zoo_has_players_and_complete_cards():
         path = zoo_path(name)
         total += path.stat().st_size
         if card.get("kind") == "strategy":  # a table of probabilities (no pickles)
-            from vecgames.solve.strategy_player import load_strategy
+            from vecgames.games.liars_dice.solver_strategy import load_strategy
 
             variant, _, _ = load_strategy(path)
             assert variant.label() == card["variant"] and 0 <= card["exploitability"] < 0.02

@@ -231,7 +231,8 @@ class DQN:
         self.obs, self.info = runs.restart_envs(self.bridge, None)
         b, a_n = cfg.envs, env.num_actions
         self.obs_dim, self.num_actions = env.obs_dim, a_n
-        self.net = make_qnet(cfg.head, env.obs_dim, a_n, cfg.hidden, cfg.layers).to(device)
+        self.net = make_qnet(cfg.head, env.obs_dim, a_n, cfg.hidden, cfg.layers,
+                             game=env.name).to(device)
         self.target = copy.deepcopy(self.net)
         self.opt = torch.optim.Adam(self.net.parameters(), lr=cfg.lr)
         self.frozen: QNetwork | None = None

@@ -43,16 +43,17 @@ def field_score(game: str, player: Any, opponent: Any, num_games: int, seed: int
             "unit": unit_of(game), "duplicate": duplicate}
 
 
-def team_score(player: Any, num_games: int, seed: int, options: dict[str, Any]
+def team_score(game: str, player: Any, num_games: int, seed: int, options: dict[str, Any]
                ) -> dict[str, Any]:
-    """Hanabi: ``player`` at every seat (a built-in name, a checkpoint or a Player)."""
-    table = vecgames.arena("hanabi", [player], num_games, seed, progress=False,
-                           **options).selfplay
-    assert table is not None  # a cooperative game's arena has one
+    """A cooperative game (Hanabi): ``player`` at every seat (a built-in name, a checkpoint
+    or a Player), its self-play score."""
+    table = vecgames.arena(game, [player], num_games, seed, progress=False, **options).selfplay
+    if table is None:
+        raise ValueError(f"{game} is not a cooperative game: it has no self-play score")
     row = table.iloc[0]
     return {"opponent": "self-play", "games": int(row.games), "mean": float(row["mean"]),
             "ci95_low": float(row.ci_low), "ci95_high": float(row.ci_high),
-            "unit": "score", "perfect_rate": float(row.perfect_rate)}
+            "unit": unit_of(game), "perfect_rate": float(row.perfect_rate)}
 
 
 def describe(name: str, r: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,9 +40,9 @@ class Config(core.Config):
     """The policy-gradient trainers' config; a game's trainer subclasses it with its own
     defaults."""
 
-    game: str = "zhajinhua"
+    game: str = ""  # each game's trainer sets its own
     players: int = 6
-    out: str = "runs/zhajinhua"
+    out: str = "runs/pg"
     steps: int = 64  # env steps per iteration
     algo: str = "pg"
     mix: str = "random=1"
@@ -223,6 +224,22 @@ def played_here(cfg: Config) -> tuple[str, ...]:
     players and, where the game draws it in torch, ``random``; the others are protocol
     players."""
     return (SELF, LEAGUE, *cfg.kernel()[0], *(["random"] if cfg.draws_random() else []))
+
+
+def check_config(cfg: Config) -> None:
+    """The checks of every policy-gradient trainer."""
+    config_cli.budget_checks(cfg)
+    config_cli.at_least(cfg, 1, "envs", "steps", "eval_games", "league_every", "league_size",
+                        *(["max_steps"] if hasattr(cfg, "max_steps") else []))
+    if not (0.0 <= cfg.gamma <= 1.0 and 0.0 <= cfg.lam <= 1.0):
+        raise SystemExit("--gamma and --lam must be in [0, 1]")
+    config_cli.check_players(cfg.game, cfg.eval_opponents, "eval-opponents")
+    check_mix(cfg)
+
+
+def table_options(cfg: Config) -> dict[str, Any]:
+    """The arena's table: the training env's rule options (its observation is the player's)."""
+    return {"num_players": cfg.players}
 
 
 @dataclass
@@ -550,3 +567,11 @@ class PolicyGradient(core.RolloutAlgorithm):
             self.collector.snapshot(self.net)
             self.collector.league[-1].load_state_dict(weights)
 
+
+
+def best_response_args(player: str, args: Any, extra: Sequence[str] = ()) -> list[str]:
+    """A policy-gradient trainer's command line for ``vecgames exploit``: PPO at one seat,
+    ``player`` at every other (``args.players`` seats), scored greedily; ``extra``: the
+    game's own flags."""
+    return ["--players", str(args.players), "--mix", f"{player}=1", "--algo", "ppo",
+            "--eval-greedy", *extra]

@@ -141,14 +141,14 @@ STRATEGY_OPPONENTS = ("random", "heuristic", "odds")
 
 def export_strategy(run: Path, name: str, description: str, zoo: Path, seed: int,
                     games: int) -> Path:
-    """A tabular self-play run (``liars_dice_equilibrium``: summary.json, seed<k>.npz) into
+    """A tabular self-play run (Liar's Dice's ``train_equilibrium``: summary.json, seed<k>.npz) into
     the zoo: seed ``seed``'s strategy (float16), scored by its exact exploitability and in
     the arena against each built-in over ``games`` games; the other seeds' exploitability
     goes on the card as the spread."""
     import shutil
 
+    from vecgames.policies.checkpoint import load_player
     from vecgames.solve.judge import exploitability
-    from vecgames.solve.strategy_player import load_strategy_player
 
     summary = json.loads((run / "summary.json").read_text())
     this = next((r for r in summary["runs"] if r["seed"] == seed), None)
@@ -156,17 +156,19 @@ def export_strategy(run: Path, name: str, description: str, zoo: Path, seed: int
         raise SystemExit(f"--seed: {run} has seeds {summary['seeds']}, not {seed}")
     zoo.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(run / f"seed{seed}.npz", zoo / f"{name}.npz")
-    player = load_strategy_player(zoo / f"{name}.npz", name=f"zoo:{name}")
+    player = load_player(zoo / f"{name}.npz")  # a strategy file: its StrategyPlayer
+    player.name = f"zoo:{name}"
     v = player.variant
     options = {**player.env_options, "num_rounds": 1}
     options.pop("observation")
-    results = [field_score("liars_dice", player, opponent, games, seed, options)
+    game = player.game  # the strategy file's game
+    results = [field_score(game, player, opponent, games, seed, options)
                for opponent in STRATEGY_OPPONENTS]
-    shipped = exploitability("liars_dice", player, dice=v.dice, variant=v.variant,
+    shipped = exploitability(game, player, dice=v.dice, variant=v.variant,
                              min_first_count=v.min_first_count,
                              max_round_steps=v.max_round_steps)
     expl = [r["exploitability"] for r in summary["runs"]]
-    card = {"name": name, "game": "liars_dice", "file": f"{name}.npz", "kind": "strategy",
+    card = {"name": name, "game": game, "file": f"{name}.npz", "kind": "strategy",
             "seats": 2, "description": description, "command": summary["command"],
             "seeds": [seed], "greedy": False, "env_steps": this["env_steps"], "samples": None,
             "wall_time_s": this["seconds"], "cpu": summary["cpu"], "weights": "float16",

@@ -11,7 +11,7 @@ step. In the Parallel API the actions of the seats not to act are ignored (they 
 omitted). Observations are copies, valid after later steps.
 
 An illegal action follows the native ``illegal`` option, given with the game's options
-(``AECGameEnv("hanabi", illegal="penalty", illegal_penalty=1.0)``): a ``ValueError`` by
+(``AECGameEnv(game, illegal="penalty", illegal_penalty=1.0)``): a ``ValueError`` by
 default; with ``"penalty"`` nothing moves, the seat to act gets ``-illegal_penalty``, acts
 again, and its ``infos[agent]["illegal"]`` is True. A non-integer action is a ``TypeError``.
 """
@@ -25,7 +25,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from ..core.validation import check_actions, check_int, is_str
-from ..games.catalog import make
+from ..games.catalog import env_takes, make
 
 
 class _Table:
@@ -33,13 +33,15 @@ class _Table:
 
     def _open(self, game: str, seed: int, render_mode: str | None,
               options: dict[str, Any]) -> None:
-        if is_str(game, "hanabi"):  # every seat's own view, so each agent can observe
+        # a game that can observe every seat at once (its env takes ``observers``) gives each
+        # agent its own view
+        self._all_seats = env_takes(game, "observers")
+        if self._all_seats:
             if not is_str(options.get("observers", "all"), "all"):
-                raise ValueError("the PettingZoo adapters observe every Hanabi seat: "
-                                 "observers must be 'all' (the default here)")
+                raise ValueError(f"the PettingZoo adapters observe every {game} seat: "
+                                 f"observers must be 'all' (the default here)")
             options = {**options, "observers": "all"}
         self.env = make(game, num_envs=1, seed=seed, **options)
-        self._all_seats = game == "hanabi"
         if not (render_mode is None or is_str(render_mode, "ansi")):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.render_mode = render_mode

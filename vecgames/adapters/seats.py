@@ -11,7 +11,7 @@ import numpy as np
 
 from ..core.validation import check_actions, check_int, is_str
 from ..core.vec_env import VecEnv
-from ..games.catalog import make
+from ..games.catalog import env_takes, make
 
 # ``opponents(obs, mask) -> actions`` for the rows of the tables where an opponent acts.
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -35,10 +35,10 @@ class SeatedTables:
 
     def __init__(self, game: str, num_envs: int, seat: int, opponents: str | OpponentPolicy,
                  seed: int, options: dict[str, Any]):
-        if is_str(game, "hanabi") and not is_str(options.get("observers", "current"),
-                                                  "current"):
-            raise ValueError("the single-agent adapters observe the seat to act: "
-                             "hanabi's observers must be 'current'")
+        if env_takes(game, "observers") and not is_str(options.get("observers", "current"),
+                                                        "current"):
+            raise ValueError(f"the single-agent adapters observe the seat to act: {game}'s "
+                             f"observers must be 'current'")
         self.env = make(game, num_envs=num_envs, seed=seed, **options)
         self.seat = check_int(seat, "seat", 0, self.env.num_players - 1)
         if not (is_str(opponents, "random") or callable(opponents)):

@@ -36,7 +36,7 @@ from torchrl.envs import EnvBase
 
 from ..core.rng import check_seed
 from ..core.validation import check_actions, is_str
-from ..games.catalog import make
+from ..games.catalog import env_takes, make
 from ..torch_bridge import TorchBridge, to_numpy_actions
 
 
@@ -72,10 +72,10 @@ class TorchRLEnv(EnvBase):
 
     def __init__(self, game: str, num_envs: int = 1, device: Any = "cpu", seed: int = 0,
                  **options: Any):
-        if is_str(game, "hanabi") and not is_str(options.get("observers", "current"),
-                                                  "current"):
-            raise ValueError("TorchRLEnv observes the seat to act: hanabi's observers must be "
-                             "'current'")
+        if env_takes(game, "observers") and not is_str(options.get("observers", "current"),
+                                                        "current"):
+            raise ValueError(f"TorchRLEnv observes the seat to act: {game}'s observers must be "
+                             f"'current'")
         self.native = make(game, num_envs=num_envs, seed=seed, **options)
         self.bridge = TorchBridge(self.native, device)
         super().__init__(device=self.bridge.device, batch_size=torch.Size([num_envs]))

@@ -41,13 +41,12 @@ Action = int | tuple[int, int]
 def replay_env(game: str, options: Mapping[str, Any], seed: int, deal: int) -> Any:
     """A one-table env dealt game ``deal`` under ``seed``, as the arena dealt it (the env's
     stream of global game ``deal``; Hold'em's rotating button where simulate puts it)."""
-    from ..games.catalog import make
-    from ..simulators.mixed import WAVE_STARTS
+    from ..games.catalog import make, spec_of
 
     env = make(game, num_envs=1, seed=int(check_seed(seed)),
                env_offset=check_int(deal, "deal", 0, 2**62), **dict(options))
     env.reset()
-    begin = WAVE_STARTS.get(game)
+    begin = getattr(spec_of(game).load("simulate"), "wave_start", None)
     if begin is not None:
         begin(env, deal)
     return env

@@ -76,6 +76,16 @@ def gym_id(name: str) -> str:
     return spec_of(name).gym_id
 
 
+def env_takes(name: str, keyword: str) -> bool:
+    """Whether game ``name``'s env takes the keyword ``keyword`` (e.g. ``observers``: the game
+    can observe every seat at once); False for a name that is no game."""
+    import inspect
+
+    if not isinstance(name, str) or name not in specs():
+        return False
+    return keyword in inspect.signature(spec_of(name).load("env")).parameters
+
+
 def make(name: str, num_envs: int = 1, seed: int = 0, **options: Any) -> VecEnv:
     """A batch of ``num_envs`` tables of game ``name`` with the given rule options."""
     return spec_of(name).load("env")(num_envs=num_envs, seed=seed, **options)  # type: ignore

@@ -38,6 +38,15 @@ PARTS: dict[str, str] = {
     "report": "the report module (write_report)",
     "trainer": "the trainer module (main, TRAINER)",
     "tree": "the game as a public tree for the solver (public_tree(**options))",
+    "judge": "a player's exact exploitability on the game's small variants "
+             "(exploitability(player, **options), vecgames.exploitability)",
+    "action_heads": "a factored Q network's layout (head_layout(num_actions) -> [actions, "
+                    "heads] of 0/1; the DQN trainer's --head four)",
+    "checkpoint": "what load_player needs of the game's checkpoints (player_class(cfg), "
+                  "LEGACY_KEYS, legacy_env_options(cfg); vecgames.policies.checkpoint)",
+    "strategy": "a strategy table file (.npz) as a player: load(path, name, seed, greedy)",
+    "best_response": "the trainer's command line against one frozen player, for vecgames "
+                     "exploit (best_response_args(player, args) -> argv)",
 }
 
 

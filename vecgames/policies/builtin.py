@@ -14,14 +14,23 @@ import numpy as np
 from ..games.catalog import spec_of
 from .catalog import players
 
-# Built-in players that only simulate's kernels can seat: Zha Jin Hua's ``uniform`` picks
-# illegal moves by design (the kernels put it out), which an env refuses.
-KERNEL_ONLY = frozenset({("zhajinhua", "uniform")})
+# What a game's players module may declare (``spec.load("players")``):
+# - ``KERNEL_ONLY``: players only simulate's kernels can seat (one that picks illegal moves by
+#   design, which the kernels put out and an env refuses);
+# - ``DEFAULT_THRESHOLD``/``check_threshold``: its players take a ``threshold`` (its kernel
+#   reads it before the rows);
+# - ``EXACT_AMOUNTS``: its kernel writes (kind, amount) pairs for ``env.step_amounts``.
+
+
+def takes_threshold(game: str) -> bool:
+    """Whether ``game``'s built-in players take a ``threshold``."""
+    return hasattr(spec_of(game).load("players"), "DEFAULT_THRESHOLD")
 
 
 class BuiltinPlayer:
-    """Built-in player ``name`` of ``game`` (``builtin`` = ``name``). Liar's Dice's players
-    take the heuristic's challenge ``threshold`` (None: simulate's default, 0.5)."""
+    """Built-in player ``name`` of ``game`` (``builtin`` = ``name``). The players of a game
+    that declares ``DEFAULT_THRESHOLD`` take a ``threshold`` (Liar's Dice: the heuristic's
+    challenge threshold; None: the default)."""
 
     def __init__(self, game: str, name: str, threshold: float | None = None):
         names = players(game)  # refuses an unknown game, listing the games
@@ -30,9 +39,9 @@ class BuiltinPlayer:
                              f"players are {tuple(names)}")
         self._module = spec_of(game).load("players")
         if threshold is not None:
-            if game != "liars_dice":
-                raise ValueError(f"threshold is a Liar's Dice option; {game}'s players take "
-                                 f"none")
+            if not takes_threshold(game):
+                raise ValueError(f"threshold: {game}'s players take none (a threshold is an "
+                                 f"option of the games whose players declare one)")
             threshold = self._module.check_threshold(threshold)
         self.game = game
         self.builtin = self.name = name
@@ -41,21 +50,23 @@ class BuiltinPlayer:
 
     @property
     def kernel_only(self) -> bool:
-        """Whether only ``simulate``'s kernels can seat this player (see ``KERNEL_ONLY``)."""
-        return (self.game, self.builtin) in KERNEL_ONLY
+        """Whether only ``simulate``'s kernels can seat this player (its game's
+        ``KERNEL_ONLY``)."""
+        return self.builtin in getattr(self._module, "KERNEL_ONLY", ())
 
     def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
         """Actions of the players to act in envs ``rows`` (int64 ``[n]``; Hold'em: int64
         ``[n, 2]`` of (kind, raise-to amount), for ``env.step_amounts``)."""
         rows = np.ascontiguousarray(rows, dtype=np.int64)
         kernel = self._module.rows_actions_kernel
-        if self.game == "holdem":
+        if getattr(self._module, "EXACT_AMOUNTS", False):
             pairs = np.empty((rows.shape[0], 2), np.int64)
             kernel(env.state, env.rules, self.code, rows, pairs)
             return pairs
         out = np.empty(rows.shape[0], np.int64)
-        if self.game == "liars_dice":
-            threshold = self._module.DEFAULT_THRESHOLD if self.threshold is None else self.threshold
+        default = getattr(self._module, "DEFAULT_THRESHOLD", None)
+        if default is not None:
+            threshold = default if self.threshold is None else self.threshold
             kernel(env.state, env.rules, self.code, threshold, rows, out)
         else:
             kernel(env.state, env.rules, self.code, rows, out)

@@ -8,7 +8,6 @@ so ``import vecgames`` stays lean.
 
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 from collections.abc import Callable
@@ -24,8 +23,10 @@ FORMAT = 2  # the checkpoint layout; files without this key (older releases) are
 # Env keywords a checkpoint may record that are not the player's to impose: how many rounds
 # a Liar's Dice match has, and the observers of Hanabi's env (the runner's).
 NOT_NEEDED = frozenset({"num_rounds", "observers"})
-# Config keys that only Hanabi's trainer wrote (its checkpoints had no "game" key before).
-HANABI_KEYS = frozenset({"end", "discard_at_max", "hint_target"})
+# What a game's ``checkpoint`` part (a module) may hold: ``player_class(cfg)``, the player of
+# a checkpoint with trainer config ``cfg``; ``LEGACY_KEYS``, config keys that only its trainer
+# wrote (a checkpoint without a "game" key that has them is its); ``legacy_env_options(cfg)``,
+# the env keywords of a checkpoint written before trainers stored them.
 
 
 class CheckpointPlayer:
@@ -95,27 +96,6 @@ class CheckpointPlayer:
         return f"CheckpointPlayer({self.game!r}, {os.fspath(self.path)!r})"
 
 
-class ViewPlayer(CheckpointPlayer):
-    """A Hanabi network trained on the ``conventions`` observation: it reads the env itself
-    (``act_env``), as the ``conventions`` player does, and writes what its clues mean into
-    the state's memory before the env steps. ``player(obs, action_mask)`` and
-    ``action_probs`` take that observation (``ConventionView.observe``)."""
-
-    def __init__(self, *args: Any, **kwargs: Any):
-        super().__init__(*args, **kwargs)
-        from ..games.hanabi.players_convention_view import ConventionView
-
-        players = int(self.env_options["num_players"])
-        self.view = ConventionView.for_obs_dim(players, self.obs_dim)
-
-    def act_env(self, env: Any, rows: np.ndarray) -> np.ndarray:
-        """Actions of the players to act in envs ``rows``, their clues' meaning recorded."""
-        obs = self.view.observe(env, rows)
-        actions = self(obs, env.action_mask[rows])
-        self.view.record(env, rows, actions)
-        return actions
-
-
 def label_of(path: Path) -> str:
     """The file stem; a run's ``final``/``iter_*`` checkpoints also name their run folder."""
     stem = path.stem
@@ -153,10 +133,9 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
     if not file.is_file():
         raise ValueError(f"no checkpoint file at {os.fspath(path)!r}")
     if file.suffix == ".npz":  # a mixed strategy: it draws, unless told to play its argmax
-        # it plays through the solver's tree, a layer up: imported by name when one is opened
-        tables = importlib.import_module("vecgames.solve.strategy_player")
-        return tables.load_strategy_player(file, name=zoo_name, seed=int(seed),
-                                           greedy=greedy_asked is True)
+        # it plays through the solver's tree, a layer up: its game's spec names the loader
+        load = strategy_loader(file)
+        return load(file, name=zoo_name, seed=int(seed), greedy=greedy_asked is True)
     from ..torch_bridge import resolve_device
 
     dev = resolve_device(device)
@@ -166,8 +145,8 @@ def load_player(path: str | os.PathLike, device: Any = "cpu", greedy: bool | Non
     if not isinstance(options, dict):
         options = config_env_options(game, cfg)
     env_options = {k: v for k, v in options.items() if k not in NOT_NEEDED}
-    kind = ViewPlayer if game == "hanabi" and cfg.get("observation") == "conventions" else (
-        CheckpointPlayer)
+    own = checkpoint_part(game)
+    kind = own.player_class(cfg) if hasattr(own, "player_class") else CheckpointPlayer
     player = kind(net, scores, game=game, obs_dim=int(ckpt["obs_dim"]),
                   num_actions=int(ckpt["num_actions"]), env_options=env_options, path=file,
                   device=dev, greedy=greedy, seed=int(seed))
@@ -183,7 +162,7 @@ def load_network(path: str | os.PathLike, device: Any = "cpu"
     ckpt = load_checkpoint(path, device)
     game = checkpoint_game(ckpt, Path(path))
     network = checkpoint_network(ckpt, game, Path(path))
-    net, scores = NETWORKS[network](ckpt, ckpt.get("config") or {})
+    net, scores = NETWORKS[network](ckpt, ckpt.get("config") or {}, game)
     net.load_state_dict(ckpt["model"])
     return net, scores, ckpt, game
 
@@ -192,8 +171,9 @@ def checkpoint_game(ckpt: dict[str, Any], path: Path) -> str:
     """The game a checkpoint was trained on: its ``game`` key, else its config's."""
     cfg = ckpt.get("config") or {}
     game = ckpt.get("game") or cfg.get("game")
-    if game is None and HANABI_KEYS <= set(cfg):
-        game = "hanabi"
+    if game is None:  # written before the "game" key: a config only one trainer writes
+        game = next((name for name in game_names()
+                     if legacy_keys(name) and legacy_keys(name) <= set(cfg)), None)
     if game not in game_names():
         raise ValueError(f"{os.fspath(path)} does not say which game it was trained on "
                          f"(game {game!r}); it is not a checkpoint of a vecgames trainer")
@@ -206,14 +186,41 @@ def checkpoint_game(ckpt: dict[str, Any], path: Path) -> str:
 def config_env_options(game: str, cfg: dict[str, Any]) -> dict[str, Any]:
     """The env keywords of a checkpoint written before trainers stored them."""
     options: dict[str, Any] = {"num_players": int(cfg["players"])}
-    if game == "liars_dice":
-        options.update(dice=cfg["dice"], variant=cfg.get("variant", "zhai_fei"),
-                       observation=cfg["observation"])
-    elif game == "hanabi":
-        options.update({k: cfg[k] for k in HANABI_KEYS if k in cfg}, obs="jaxmarl")
+    own = checkpoint_part(game)
+    if hasattr(own, "legacy_env_options"):
+        options.update(own.legacy_env_options(cfg))
     else:
         options.update(cfg.get("env_options") or {})
     return options
+
+
+def checkpoint_part(game: str) -> Any:
+    """Game ``game``'s ``checkpoint`` part (see the top of this module), or None."""
+    spec = spec_of(game)
+    return spec.load("checkpoint") if spec.has("checkpoint") else None
+
+
+def legacy_keys(game: str) -> frozenset[str]:
+    """The config keys that mark an old checkpoint of ``game`` (none: it cannot be told)."""
+    return frozenset(getattr(checkpoint_part(game), "LEGACY_KEYS", ()))
+
+
+def strategy_loader(file: Path) -> Callable[..., Any]:
+    """The loader of a strategy table file (``.npz``): its game's spec ``strategy`` part. A
+    file that names no game is the only game's with strategy tables."""
+    game = None
+    try:
+        with np.load(file, allow_pickle=False) as f:
+            if "game" in f:
+                game = str(f["game"])
+    except (OSError, ValueError, EOFError) as exc:  # not an npz: say which file
+        raise ValueError(f"cannot read a strategy from {os.fspath(file)!r}: {exc}") from None
+    games = [spec_of(game)] if game is not None else [
+        spec for spec in (spec_of(name) for name in game_names()) if spec.has("strategy")]
+    if len(games) != 1 or not games[0].has("strategy"):
+        raise ValueError(f"{os.fspath(file)!r}: no game of this vecgames plays strategy "
+                         f"tables of {game or 'this file'}")
+    return games[0].load("strategy")  # type: ignore[no-any-return]
 
 
 def load_checkpoint(path: str | os.PathLike, device: Any = "cpu") -> dict[str, Any]:
@@ -237,25 +244,27 @@ def load_checkpoint(path: str | os.PathLike, device: Any = "cpu") -> dict[str, A
 
 
 # -- the networks (vecgames.policies.nets, which imports torch) ----------------------------
-def _policy_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+def _policy_net(ckpt: dict[str, Any], cfg: dict[str, Any], game: str
+                ) -> tuple[Any, Callable]:
     from .nets import PolicyNet
 
     net = PolicyNet(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
     return net, _logits
 
 
-def _actor_critic(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+def _actor_critic(ckpt: dict[str, Any], cfg: dict[str, Any], game: str
+                  ) -> tuple[Any, Callable]:
     from .nets import ActorCritic
 
     net = ActorCritic(int(ckpt["obs_dim"]), int(ckpt["num_actions"]), int(cfg["hidden"]))
     return net, _logits
 
 
-def _q_net(ckpt: dict[str, Any], cfg: dict[str, Any]) -> tuple[Any, Callable]:
+def _q_net(ckpt: dict[str, Any], cfg: dict[str, Any], game: str) -> tuple[Any, Callable]:
     from .nets import make_qnet, masked_q
 
     net = make_qnet(cfg.get("head", "combined"), int(ckpt["obs_dim"]),
-                    int(ckpt["num_actions"]), int(cfg["hidden"]), int(cfg["layers"]))
+                    int(ckpt["num_actions"]), int(cfg["hidden"]), int(cfg["layers"]), game)
     return net, lambda net, obs, mask: masked_q(net(obs), mask)
 
 
@@ -264,7 +273,8 @@ def _logits(net: Any, obs: Any, mask: Any) -> Any:
 
 
 # network kind (a checkpoint's "network"; else its game's ``GameSpec.network``) -> builder
-NETWORKS: dict[str, Callable[[dict[str, Any], dict[str, Any]], tuple[Any, Callable]]] = {
+# network kind -> (checkpoint, its config, its game) -> (the network, its scoring function)
+NETWORKS: dict[str, Callable[[dict[str, Any], dict[str, Any], str], tuple[Any, Callable]]] = {
     "policy_net": _policy_net, "actor_critic": _actor_critic, "q_net": _q_net}
 
 

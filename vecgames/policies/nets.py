@@ -2,7 +2,8 @@
 
 - ``PolicyNet``: the policy-gradient trainers' MLP (Zha Jin Hua, Hold'em, Da Yaoguai);
 - ``ActorCritic``: JaxMARL's Hanabi MLP (the PPO trainer);
-- ``QNet`` / ``FourHeadQNet``: Liar's Dice Q networks (the DQN trainer's two heads).
+- ``QNet`` / ``FactoredQNet``: the DQN trainer's Q networks (Liar's Dice; ``--head four``
+  factors Q into heads whose layout the game gives, its spec's ``action_heads``).
 
 Importing this module imports torch (the ``train`` extra); nothing in ``import vecgames`` does.
 """
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import math
 
-from ..games.liars_dice.bids import FEI_FACES, ZHAI_FACES, bid_count, bid_face, bid_mode
+import numpy as np
+
+from ..games.catalog import spec_of
 from ..torch_bridge import import_torch
 
 import_torch()  # without torch: an ImportError naming the train extra
@@ -91,49 +94,53 @@ class QNet(nn.Module):
         return self.q(self.trunk(obs))
 
 
-def head_layout(num_actions: int) -> torch.Tensor:
-    """float32 ``[num_actions, 4 + D + 6]``: which head outputs make up each action's Q.
+class FactoredQNet(nn.Module):
+    """The MLP trunk with heads whose outputs add up to each action's Q (``layout``: float
+    ``[num_actions, heads]`` of 0/1, which head outputs make up each action; Liar's Dice's
+    is the seed's main/mode/count/face network, ``--head four``), so acting, masking and the
+    Double-DQN update stay those of :class:`QNet`, with fewer outputs."""
 
-    Columns: main action (challenge, bid), mode (飞, 斋), count 1..D, face 1..6. The challenge
-    reads the main head's first output alone; a bid (mode, count, face) the sum of the main
-    head's second output and its mode, count and face outputs.
-    """
-    total = (num_actions - 1) // (FEI_FACES + ZHAI_FACES)
-    layout = torch.zeros((num_actions, 4 + total + 6))
-    layout[0, 0] = 1.0
-    for a in range(1, num_actions):
-        mode, count, face = (int(f(a - 1, total)) for f in (bid_mode, bid_count, bid_face))
-        layout[a, [1, 2 + mode, 4 + count - 1, 4 + total + face - 1]] = 1.0
-    return layout
-
-
-class FourHeadQNet(nn.Module):
-    """The seed's network (``--head four``): the MLP trunk with four action heads, main action
-    (challenge or bid), mode, count and face; Q(a) is the sum of the head outputs that make up
-    action a (``head_layout``), so acting, masking and the Double-DQN update stay those of
-    :class:`QNet`, with 4 + D + 6 outputs in place of 1 + 11 D."""
-
-    def __init__(self, obs_dim: int, num_actions: int, hidden: int = 256, layers: int = 2):
+    def __init__(self, obs_dim: int, num_actions: int, layout: np.ndarray, hidden: int = 256,
+                 layers: int = 2):
         super().__init__()
+        layout_t = torch.as_tensor(np.asarray(layout, np.float32))
+        if layout_t.ndim != 2 or layout_t.shape[0] != num_actions:
+            raise ValueError(f"layout must be [num_actions={num_actions}, heads], got "
+                             f"{tuple(layout_t.shape)}")
         self.trunk = _trunk(obs_dim, hidden, layers)
-        layout = head_layout(num_actions)
-        self.heads = nn.Linear(hidden, layout.shape[1])  # the four heads, side by side
-        self.register_buffer("layout", layout, persistent=False)
+        self.heads = nn.Linear(hidden, layout_t.shape[1])  # the heads, side by side
+        self.register_buffer("layout", layout_t, persistent=False)
         self.obs_dim, self.num_actions = obs_dim, num_actions
 
     def forward(self, obs: torch.Tensor) -> torch.Tensor:
         return self.heads(self.trunk(obs)) @ self.layout.T
 
 
-QNetwork = QNet | FourHeadQNet
+def action_heads(game: str, num_actions: int) -> np.ndarray:
+    """Game ``game``'s factored-head layout for ``num_actions`` actions (its spec's
+    ``action_heads``); ValueError for a game without one."""
+    spec = spec_of(game)
+    if not spec.has("action_heads"):
+        raise ValueError(f"head 'four' factors a game's actions into heads, and {game} has no "
+                         f"such layout: use head 'combined'")
+    return spec.load("action_heads")(num_actions)  # type: ignore[no-any-return]
 
 
-def make_qnet(head: str, obs_dim: int, num_actions: int, hidden: int, layers: int) -> QNetwork:
-    """The Q network of ``--head``: ``combined`` :class:`QNet`, ``four`` :class:`FourHeadQNet`."""
+QNetwork = QNet | FactoredQNet
+
+
+def make_qnet(head: str, obs_dim: int, num_actions: int, hidden: int, layers: int,
+              game: str | None = None) -> QNetwork:
+    """The Q network of ``--head``: ``combined`` :class:`QNet`, ``four`` :class:`FactoredQNet`
+    with ``game``'s head layout."""
     if head not in HEADS:
         raise ValueError(f"head must be one of {HEADS}, got {head!r}")
-    cls = FourHeadQNet if head == "four" else QNet
-    return cls(obs_dim, num_actions, hidden, layers)
+    if head == "four":
+        if game is None:
+            raise ValueError("head 'four' needs the game whose action heads it factors")
+        return FactoredQNet(obs_dim, num_actions, action_heads(game, num_actions), hidden,
+                            layers)
+    return QNet(obs_dim, num_actions, hidden, layers)
 
 
 def masked_q(q: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -11,7 +11,6 @@ game's Recorder (``vecgames.games.<game>.record``) builds that frame.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -21,7 +20,7 @@ from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
 from ..core.validation import check_bool, check_int
 from ..games.catalog import make, rules_module, spec_of
-from ..policies.builtin import BuiltinPlayer
+from ..policies.builtin import BuiltinPlayer, takes_threshold
 from ..policies.human import HumanPlayer
 from ..policies.protocol import builtin_name, resolve_items, unique_labels
 
@@ -89,7 +88,7 @@ class Table:
                                  f"(illegal actions raise; the observation is the acting "
                                  f"seat's; summary=True is for built-in players only)")
         self.num_threads: int | None = options.pop("num_threads", ENV_THREADS)
-        threshold = options.pop("threshold", None) if game == "liars_dice" else None
+        threshold = options.pop("threshold", None) if takes_threshold(game) else None
         items, single = resolve_items(game, spec)
         self.env_options = merged_env_options(game, items, options)
         num_players = self.env_options.get("num_players", default_players(game))
@@ -214,7 +213,8 @@ def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int,
     b = env.num_envs
     env.env_offset = first_game + start  # env i: the stream of game first_game + start + i
     obs, info = env.reset(seed=seed)
-    begin = WAVE_STARTS.get(env.name)
+    # a game whose simulate deals a wave in its own way (Hold'em's rotating button) says how
+    begin = getattr(spec_of(env.name).load("simulate"), "wave_start", None)
     if begin is not None:
         obs, info = begin(env, first_game + start)
     game_ids = np.where(np.arange(b) < count, start + np.arange(b), -1)
@@ -352,30 +352,13 @@ def checked_pairs(env: Any, chosen: np.ndarray, rows: np.ndarray, label: str) ->
 
 
 # -- what a game needs beyond reset/step ---------------------------------------------------
-def holdem_buttons(env: Any, first: int) -> tuple[np.ndarray, dict[str, Any]]:
-    """With a rotating button, simulate gives hand g the button at seat g % n; the env's
-    rotation restarts at seat 0 on reset. Restart the same cards with simulate's buttons
-    (the streams are left where the deal left them)."""
-    if not env.rules.rotate_button:
-        return env._obs, env._info
-    n = env.rules.num_players
-    decks = env.state.deck[:, :2 * n + 5].copy()
-    return env.reset_from_deck(decks, button=(first + np.arange(env.num_envs)) % n)
-
-
-WAVE_STARTS: dict[str, Callable[[Any, int], tuple[np.ndarray, dict[str, Any]]]] = {
-    "holdem": holdem_buttons}
-
-
 def exact_actions(env: Any, actions: np.ndarray, rows: np.ndarray, pairs: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
-    """(kinds, amounts) of every env for ``HoldemEnv.step_amounts``: the exact pairs at
-    ``rows``, the discrete actions converted, and a check/call for the envs that wait (that
-    call has no WAIT: their finished games are behind them, nothing records them)."""
-    from ..games.holdem.players import CALL, exact_actions_kernel
-
-    kinds = np.full(env.num_envs, CALL, np.int64)
-    amounts = np.zeros(env.num_envs, np.int64)
-    exact_actions_kernel(env.state, env.rules, env.fractions, actions, kinds, amounts)
-    kinds[rows], amounts[rows] = pairs[:, 0], pairs[:, 1]
-    return kinds, amounts
+    """(kinds, amounts) of every env for ``env.step_amounts`` (a game whose players may bet
+    exact amounts): the exact pairs at ``rows``, the discrete actions converted by the game's
+    ``simulate.exact_actions``."""
+    convert = getattr(spec_of(env.name).load("simulate"), "exact_actions", None)
+    if convert is None:
+        raise ValueError(f"{env.name}'s players choose action ids only, not (kind, amount) "
+                         f"pairs")
+    return convert(env, actions, rows, pairs)  # type: ignore[no-any-return]

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from ..games.catalog import rules_module, spec_of
 from .sessions import Catalog, WebError, check_game, check_options, request_int
 
 MAX_ARENA_GAMES = 20_000  # per seat assignment, from the page
@@ -73,18 +74,19 @@ class ArenaJob:
         """The seat assignments at the table size the options ask for (the default size when
         a checkpoint sets it: the one-game check then gives the exact count)."""
         from ..arena.schedule import count_assignments, hanabi_assignments
-        from .sessions import rules_module
 
         seats = self.options.get("num_players", rules_module(self.game).DEFAULT_OPTIONS[
             "num_players"])
         if isinstance(seats, bool) or not isinstance(seats, int) or not 1 <= seats <= 16:
             return 1  # the arena's check names the bad value
-        if self.game == "hanabi":
+        if spec_of(self.game).cooperative:  # self-play and cross-play tables
             return len(hanabi_assignments(len(self.specs), seats))
         return count_assignments(len(self.specs), seats)
 
     def _check_size(self, assignments: int) -> None:
-        rounds = self.options.get("num_rounds", 1) if self.game == "liars_dice" else 1
+        # a game of several rounds (num_rounds) plays that many per game
+        defaults = rules_module(self.game).DEFAULT_OPTIONS
+        rounds = self.options.get("num_rounds", 1) if "num_rounds" in defaults else 1
         rounds = rounds if isinstance(rounds, int) and rounds > 0 else 1
         total = assignments * self.num_games * rounds
         if total > MAX_ARENA_TOTAL:

@@ -385,9 +385,7 @@ class Session:
         self.score += total
         self.results.append([float(x) for x in total])
         self._final = final  # the table as the last move left it (shown until the next game)
-        self._shown = views.showdown(self.game, before, self.env, action)
-        if self.seat is not None and self.game == "zhajinhua":  # your own cards, at the end
-            self._shown = sorted({*self._shown, self.seat})
+        self._shown = views.showdown(self.game, before, self.env, action, self.seat)
         text = self.view.game_over(before, self.env, action, total, self.seat, truncated)
         self.result = {"rewards": [float(x) for x in total], "text": text,
                        "truncated": truncated, "shown": list(self._shown)}
@@ -414,8 +412,8 @@ class Session:
         your_turn = playing and self.seat is not None and self.to_act == self.seat
         if your_turn:
             moves = views.move_list(self.game, self.view, s, self.env, self.env.action_mask[0])
-        if not your_turn and self.game == "holdem":
-            table["raise"] = None  # the raise range is the acting seat's business
+        if not your_turn:  # what only the seat to act is shown (Hold'em's raise range)
+            table.update(dict.fromkeys(views.acting_only(self.game)))
         # a seat learns the seed (the env's: it rebuilds the deals) once the match is over
         seed = self.deal_seed if self.seat is None or self.status == "finished" else None
         return {"id": self.id, "game": self.game, "title": views.title_of(self.game),
@@ -436,8 +434,9 @@ def parse_action(game: str, body: Any) -> Action:
     if not isinstance(body, Mapping):
         raise WebError("the move must be a JSON object: {\"action\": id}")
     if "kind" in body:
-        if game != "holdem":
-            raise WebError("kind/amount moves are Hold'em's exact bets")
+        if not hasattr(spec_of(game).load("env"), "step_amounts"):
+            raise WebError(f"kind/amount moves are exact bets, which {game} has not: send "
+                           f"{{\"action\": id}}")
         kind = body.get("kind")
         amount = body.get("amount", 0)
         for name, v in (("kind", kind), ("amount", amount)):

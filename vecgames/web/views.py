@@ -74,10 +74,22 @@ def env_player(game: str, s: Any) -> int:
     return int(rules_module(game).field(s, "player")[0])
 
 
-def showdown(game: str, before: Any, env: Any, action: Any) -> list[int]:
-    """The seats whose cards the end of a game showed to everyone."""
-    fn = getattr(_table_module(game), "shown", None)
-    return fn(before, env, action) if fn is not None else []
+def showdown(game: str, before: Any, env: Any, action: Any, seat: int | None = None
+             ) -> list[int]:
+    """The seats whose cards the end of a game showed to everyone, and ``seat``'s own where
+    the game may hide a seat's cards from itself until the end (``OWN_CARDS_AT_END``: Zha Jin
+    Hua's blind seat)."""
+    module = _table_module(game)
+    fn = getattr(module, "shown", None)
+    seats = fn(before, env, action) if fn is not None else []
+    if seat is not None and getattr(module, "OWN_CARDS_AT_END", False):
+        return sorted({*seats, seat})
+    return list(seats)
+
+
+def acting_only(game: str) -> tuple[str, ...]:
+    """The keys of a table view that only the seat to act is shown (``ACTING_ONLY``)."""
+    return tuple(getattr(_table_module(game), "ACTING_ONLY", ()))
 
 
 def move_list(game: str, view: View, s: Any, env: Any, mask: np.ndarray) -> list[dict[str, Any]]:

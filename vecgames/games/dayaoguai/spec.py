@@ -17,8 +17,8 @@ SPEC = GameSpec(
         "record": "vecgames.games.dayaoguai.record",
         "view": "vecgames.games.dayaoguai.view:VIEW",
         "table_view": "vecgames.games.dayaoguai.table_view",
-        "summary": "vecgames.analysis.dayaoguai_report:print_summary",
-        "report": "vecgames.analysis.dayaoguai_report",
-        "trainer": "vecgames.training.dayaoguai",
+        "summary": "vecgames.games.dayaoguai.report:print_summary",
+        "report": "vecgames.games.dayaoguai.report",
+        "trainer": "vecgames.games.dayaoguai.train",
     },
 )

@@ -27,8 +27,9 @@ SPEC = GameSpec(
         "record": "vecgames.games.hanabi.record",
         "view": "vecgames.games.hanabi.view:VIEW",
         "table_view": "vecgames.games.hanabi.table_view",
-        "summary": "vecgames.analysis.hanabi_report:print_summary",
-        "report": "vecgames.analysis.hanabi_report",
-        "trainer": "vecgames.training.hanabi",
+        "summary": "vecgames.games.hanabi.report:print_summary",
+        "report": "vecgames.games.hanabi.report",
+        "trainer": "vecgames.games.hanabi.train",
+        "checkpoint": "vecgames.games.hanabi.players_checkpoint",
     },
 )

@@ -47,6 +47,9 @@ from .rules import (
 )
 
 POLICIES = ("random", "call", "raise", "check", "strength", "raise-uniform", "equity")
+# The players bet exact amounts: rows_actions_kernel writes (kind, raise-to) pairs for
+# env.step_amounts (vecgames.policies.builtin).
+EXACT_AMOUNTS = True
 # One line each on how the built-in players play (``vecgames.players("holdem")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal kinds (fold, check/call, raise), a raise-to amount "

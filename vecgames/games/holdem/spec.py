@@ -32,8 +32,9 @@ SPEC = GameSpec(
         "record": "vecgames.games.holdem.record",
         "view": "vecgames.games.holdem.view:VIEW",
         "table_view": "vecgames.games.holdem.table_view",
-        "summary": "vecgames.analysis.holdem_report:print_summary",
-        "report": "vecgames.analysis.holdem_report",
-        "trainer": "vecgames.training.holdem",
+        "summary": "vecgames.games.holdem.report:print_summary",
+        "report": "vecgames.games.holdem.report",
+        "trainer": "vecgames.games.holdem.train",
+        "best_response": "vecgames.games.holdem.train:best_response_args",
     },
 )

@@ -41,6 +41,10 @@ def table(s: Any, env: Any, seat: int | None, reveal: bool,
             "seats": seats}
 
 
+# The raise range is the acting seat's business: the others get None.
+ACTING_ONLY = ("raise",)
+
+
 def shown(before: Any, env: Any, action: Any) -> list[int]:
     """The seats at the showdown (none when everyone else folded)."""
     from .rules import field

@@ -288,3 +288,20 @@ def _no_beat(bid: Bid, prev: Bid, total: int) -> str:
               if need > total else "")
     return (f"fei (飞) after zhai (斋) {format_bid(prev)} needs a count >= 2 x {prev_count} "
             f"= {need}{beyond}")
+
+
+def head_layout(num_actions: int) -> np.ndarray:
+    """float32 ``[num_actions, 4 + D + 6]``: the seed's factored Q network (``--head four``),
+    which head outputs make up each action's Q (``vecgames.policies.nets.FactoredQNet``).
+
+    Columns: main action (challenge, bid), mode (飞, 斋), count 1..D, face 1..6. The challenge
+    reads the main head's first output alone; a bid (mode, count, face) the sum of the main
+    head's second output and its mode, count and face outputs.
+    """
+    total = (num_actions - 1) // (FEI_FACES + ZHAI_FACES)
+    layout = np.zeros((num_actions, 4 + total + 6), np.float32)
+    layout[0, 0] = 1.0
+    for a in range(1, num_actions):
+        mode, count, face = (int(f(a - 1, total)) for f in (bid_mode, bid_count, bid_face))
+        layout[a, [1, 2 + mode, 4 + count - 1, 4 + total + face - 1]] = 1.0
+    return layout

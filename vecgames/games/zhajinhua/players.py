@@ -43,6 +43,9 @@ from .rules import (
 )
 
 POLICIES = ("random", "uniform", "heuristic", "percentile")
+# ``uniform`` picks illegal moves by design (the kernels put it out), which an env refuses:
+# only simulate's kernels seat it (vecgames.policies.builtin).
+KERNEL_ONLY = ("uniform",)
 # One line each on how the built-in players play (``vecgames.players("zhajinhua")``).
 DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions of the current phase",

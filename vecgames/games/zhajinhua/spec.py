@@ -18,8 +18,9 @@ SPEC = GameSpec(
         "record": "vecgames.games.zhajinhua.record",
         "view": "vecgames.games.zhajinhua.view:VIEW",
         "table_view": "vecgames.games.zhajinhua.table_view",
-        "summary": "vecgames.analysis.zhajinhua_report:print_summary",
-        "report": "vecgames.analysis.zhajinhua_report",
-        "trainer": "vecgames.training.zhajinhua",
+        "summary": "vecgames.games.zhajinhua.report:print_summary",
+        "report": "vecgames.games.zhajinhua.report",
+        "trainer": "vecgames.games.zhajinhua.train",
+        "best_response": "vecgames.games.zhajinhua.train:best_response_args",
     },
 )

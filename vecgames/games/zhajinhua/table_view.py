@@ -48,6 +48,10 @@ def table(s: Any, env: Any, seat: int | None, reveal: bool,
             "phase": "look" if int(f("phase")) == LOOK_PHASE else "bet", "seats": seats}
 
 
+# A seat that never looked stays blind to its own cards; the end of the game shows them to it.
+OWN_CARDS_AT_END = True
+
+
 def shown(before: Any, env: Any, action: Any) -> list[int]:
     """The seats that show their cards at the end: the seats still in when the rounds ran
     out (as the terminal's game_over says)."""

@@ -1,7 +1,7 @@
 """Liar's Dice with 斋/飞: the seed project's DQN (``dqn``) on the batched env.
 
 Run ``vecgames train liars_dice --iterations 26400`` (or ``python -m
-vecgames.training.liars_dice``). What is Liar's Dice's own (the seed's "最近更新" list):
+vecgames.games.liars_dice.train``). What is Liar's Dice's own (the seed's "最近更新" list):
 
 - **Q over the full combined action** (challenge + every (mode, count, face) bid) on the
   seed's 22-value observation (``--observation full``: the env's larger one); ``--head four``
@@ -32,9 +32,8 @@ from vecgames.games.liars_dice.players import env_actions
 from vecgames.games.liars_dice.rules import DICE, LAST, PLAYER
 from vecgames.policies.nets import HEADS
 from vecgames.policies.protocol import resolve_player
-
-from . import config_cli, core, dqn, evaluation, pg
-from .dqn import torch
+from vecgames.training import config_cli, core, dqn, evaluation, pg
+from vecgames.training.dqn import torch
 
 GAME = "liars_dice"
 HEURISTIC = "heuristic"  # played by its kernel, its threshold on a schedule
@@ -232,15 +231,54 @@ TRAINER = core.Trainer(
     postfix=("epsilon", "train_win_rate", "loss"), counters=("updates", "transitions"))
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.liars_dice"
+def best_response_args(player: str, args: Any) -> list[str]:
+    """``vecgames exploit``: the DQN against ``player`` at the other seat (heads-up), the
+    heuristic at its evaluated threshold throughout, no frozen copy of the learner."""
+    if args.players != 2:
+        raise ValueError(f"--players: {GAME}'s best response plays heads-up")
+    rules = ["--dice", str(args.dice), "--variant", args.variant, "--players", "2"]
+    if args.min_first_count:
+        rules += ["--min-first-count", str(args.min_first_count)]
+    return ["--opponent", player, "--threshold-start", "0.5", "--threshold-end", "0.5",
+            "--selfplay-start", "1", "--selfplay-fraction", "0", "--observation", "full",
+            *rules]
+
+
+def exact_check(args: Any) -> dict[str, Any]:
+    """``vecgames exploit --exact`` on small variants: the trained policy (``args.out``) and
+    the player read on the whole tree once each; the policy's exact value against the player
+    beside the exact best response's."""
+    from vecgames.policies.checkpoint import load_player
+    from vecgames.solve.cfr import best_response_value, game_value, profile
+
+    from .solver_judge import build_tree, make_variant, strategy
+
+    # the trainer's table: without --min-first-count, the env's own first bid (count > P)
+    v = make_variant(args.dice, args.variant, args.min_first_count or args.players + 1)
+    tree = build_tree(v)
+    target, _ = strategy(resolve_player(GAME, args.player), v, tree)
+    policy, _ = strategy(load_player(args.out / "final.pt"), v, tree)
+    best = [best_response_value(tree, target, 0), best_response_value(tree, target, 1)]
+    exact = 0.5 * (best[0] + best[1])
+    # the policy at seat 0 against the player at seat 1, then the other way round
+    seat0 = game_value(tree, profile(tree, policy, target))
+    seat1 = -game_value(tree, profile(tree, target, policy))
+    return {"exact_exploitability": exact,
+            "policy_exact_gain": 0.5 * (seat0 + seat1),
+            "recovered": 0.5 * (seat0 + seat1) / exact if exact > 0 else float("nan"),
+            "policy_exact_by_seat": [seat0, seat1],
+            "best_response_by_seat": best}
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.games.liars_dice.train"
          ) -> int:
     """Command-line entry point; returns the exit code. ``--algo es-mccfr|os-mccfr`` runs the
-    tabular self-play learner of small games instead (``liars_dice_equilibrium``)."""
+    tabular self-play learner of small games instead (``train_equilibrium``)."""
     args = list(sys.argv[1:] if argv is None else argv)
     if any(a == "--algo" or a.startswith("--algo=") for a in args):
-        from . import liars_dice_equilibrium
+        from . import train_equilibrium
 
-        return liars_dice_equilibrium.main(args)
+        return train_equilibrium.main(args)
     return core.main(TRAINER, argv, prog)
 
 

@@ -1,7 +1,7 @@
 """The Da Yaoguai 打妖怪 simulation report: game length, pickups, truncation, beans by seat and
 policy, and how the dealt hand predicts the finishing place.
 
->>> from vecgames.analysis.dayaoguai_report import compare_policies, write_report
+>>> from vecgames.games.dayaoguai.report import compare_policies, write_report
 >>> frames = compare_policies(20_000, ("weakest", ["weakest", "random", "random", "random"]))
 >>> paths = write_report(frames, "dayaoguai.md")
 
@@ -37,14 +37,16 @@ import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
-from vecgames.analysis.hanabi_report import Frames, as_frames, simulate_policies
 from vecgames.analysis.report_kit import (
     QUANTILES,
     Z95,
+    Frames,
+    as_frames,
     figure_class,
     md_table,
     mean_ci,
     policy_text,
+    simulate_policies,
     write_tables,
 )
 from vecgames.analysis.seat_players import player_seats, seat_labels

@@ -1,7 +1,7 @@
 """A strategy on a solved variant's tree (``solve(...).strategy``) as a player of the env.
 
 Every information set (a seat's roll, the round's bids) is laid out as an env row
-(``players._fill_rows``) and observed with the env's ``full`` observation; the player then
+(``solver_players._fill_rows``) and observed with the env's ``full`` observation; the player then
 looks each row it is given up by its observation. The tree's seats are roles (the opener and
 the other); the env draws who opens, so the table holds both. The ``full`` observation holds
 the seat's dice, the seat to act and the bids made, which tells the information sets of the
@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..core.tree import Tree
-from ..core.validation import check_bool, check_int
-from ..games.liars_dice.observe import FULL, obs_dim
-from ..games.liars_dice.tree import Variant, build_tree, check_tree, make_variant
-from .cfr import _check_strategy, normalize
-from .players import _observe_rows, infoset_rows
+from ...core.tree import Tree
+from ...core.validation import check_bool, check_int
+from ...solve.cfr import _check_strategy, normalize
+from .observe import FULL, obs_dim
+from .solver_players import _observe_rows, infoset_rows
+from .tree import Variant, build_tree, check_tree, make_variant
 
 
 class StrategyPlayer:
@@ -37,7 +37,7 @@ class StrategyPlayer:
     def __init__(self, tree: Tree, variant: Variant, strategy: np.ndarray,
                  name: str = "strategy", seed: int = 0, greedy: bool = False):
         if not isinstance(variant, Variant):
-            raise TypeError(f"variant must be a vecgames.solve.Variant, got "
+            raise TypeError(f"variant must be a vecgames.games.liars_dice.tree.Variant, got "
                             f"{type(variant).__name__}")
         check_tree(tree, variant)
         strategy = _check_strategy(tree, strategy)
@@ -113,12 +113,13 @@ def save_strategy(path: str | os.PathLike, variant: Variant, strategy: np.ndarra
     """Write ``strategy`` (on ``build_tree(variant)``) and its variant to an ``.npz`` file
     (float16 probabilities with ``half``; renormalised on loading). Returns the path."""
     if not isinstance(variant, Variant):
-        raise TypeError(f"variant must be a vecgames.solve.Variant, got "
+        raise TypeError(f"variant must be a vecgames.games.liars_dice.tree.Variant, got "
                         f"{type(variant).__name__}")
     out = Path(path)
     table = np.asarray(strategy, np.float16 if half else np.float32)
     with out.open("wb") as f:  # a file object: np.savez adds no suffix
-        np.savez_compressed(f, format=np.array(FORMAT), strategy=table,
+        np.savez_compressed(f, format=np.array(FORMAT), game=np.array("liars_dice"),
+                            strategy=table,
                             dice=np.array(variant.dice), variant=np.array(variant.variant),
                             options=np.array([variant.min_first_count,
                                               int(variant.forbid_repeat_bids),

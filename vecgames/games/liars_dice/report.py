@@ -2,7 +2,7 @@
 end and which bids get challenged.
 
 >>> import vecgames
->>> from vecgames.analysis.liars_dice_report import write_report
+>>> from vecgames.games.liars_dice.report import write_report
 >>> df = vecgames.simulate("liars_dice", 100_000, num_players=3, num_rounds=2)
 >>> paths = write_report(df, "liars_dice.md")
 

@@ -4,7 +4,7 @@ players and the seed's ``call`` (check/call with probability 1/2, else fold). ``
 seats the built-ins that bet exact amounts (``equity``, ``strength``...); ``--observation
 equity`` adds Monte Carlo hand strength to what the network sees.
 
-Run ``vecgames train holdem --iterations 189`` (or ``python -m vecgames.training.holdem``).
+Run ``vecgames train holdem --iterations 189`` (or ``python -m vecgames.games.holdem.train``).
 """
 
 from __future__ import annotations
@@ -15,10 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vecgames.games.holdem.history import OBSERVATIONS
-
-from . import core, pg
-from .zhajinhua import check_config as pg_checks
-from .zhajinhua import table_options
+from vecgames.training import core, pg
 
 
 @dataclass
@@ -41,18 +38,24 @@ class Config(pg.Config):
 
 TRAINER = core.Trainer(
     game="holdem", title="No-limit Hold'em", config=Config, build=pg.PolicyGradient,
-    env_options=lambda cfg: cfg.env_kwargs(), evaluate=core.field_evaluation(table_options),
+    env_options=lambda cfg: cfg.env_kwargs(), evaluate=core.field_evaluation(pg.table_options),
     description="Train a no-limit Hold'em policy (REINFORCE + baseline + KL penalty) and score "
                 "it in the arena against --eval-opponents.",
     help={**pg.HELP, "players": "seats per table (2..10)"},
     choices={**pg.CHOICES, "observation": OBSERVATIONS},
-    checks=pg_checks,
+    checks=pg.check_config,
     panels={"learner chips per hand (training)": ["vs_random", "vs_league"],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
     postfix=("vs_random", "entropy", *pg.KL_KEYS), counters=("samples",))
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.holdem"
+def best_response_args(player: str, args: Any) -> list[str]:
+    """``vecgames exploit``: PPO against ``player`` at every other seat, on the equity
+    observation."""
+    return pg.best_response_args(player, args, ["--observation", "equity"])
+
+
+def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.games.holdem.train"
          ) -> int:
     """Command-line entry point; returns the exit code."""
     return core.main(TRAINER, argv, prog)

@@ -3,7 +3,7 @@ decisions (a game runs up to ``max_steps`` env steps and rarely ends within a ro
 whole-game returns are neither available nor useful: hundreds of decisions of noise).
 
 Run ``vecgames train dayaoguai --iterations 478`` (or ``python -m
-vecgames.training.dayaoguai``). Training tables mix self-play and the learner against three
+vecgames.games.dayaoguai.train``). Training tables mix self-play and the learner against three
 copies of a rule player (``--mix``); ``random``, ``weakest``, ``pickup`` and ``shed`` play
 in a parallel kernel of this module, any other player through the player protocol.
 """
@@ -20,9 +20,7 @@ from numba import njit, prange
 
 from vecgames.games.dayaoguai.players import PLAN, POLICIES, policy_action
 from vecgames.games.dayaoguai.rules import PLAYER
-
-from . import core, pg
-from .zhajinhua import check_config
+from vecgames.training import core, pg
 
 KERNEL_PLAYERS = POLICIES[:PLAN]  # 'plan' searches (about 10^4 decisions/s): protocol only
 
@@ -85,13 +83,13 @@ TRAINER = core.Trainer(
     help={**pg.HELP, "players": "seats per table (3..6)",
           "max_steps": "env steps after which a game is truncated (training and evaluation)",
           "reward_scale": "training reward = beans / base x this"},
-    choices=pg.CHOICES, checks=check_config,
+    choices=pg.CHOICES, checks=pg.check_config,
     panels={"learner beans per game (training)": [f"vs_{p}" for p in KERNEL_PLAYERS],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
     postfix=("vs_random", "vs_pickup", "entropy"), counters=("samples",))
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.dayaoguai"
+def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.games.dayaoguai.train"
          ) -> int:
     """Command-line entry point; returns the exit code."""
     return core.main(TRAINER, argv, prog)

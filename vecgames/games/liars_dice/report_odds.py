@@ -5,7 +5,7 @@ Given one's own dice, the other ``unknown`` dice each count for a bid independen
 probability 1/3 in 飞 (the face or a wild one) and 1/6 in 斋 (the face alone), so a bid of
 ``count`` that one's own dice cover ``m`` times holds with P(Binomial(unknown, p) >= count - m).
 
->>> from vecgames.analysis.liars_dice_odds import bid_probability
+>>> from vecgames.games.liars_dice.report_odds import bid_probability
 >>> bid_probability(("fei", 4, 5), own_dice=[2, 5, 3, 4, 6], unknown_dice=5, exact=True)
 Fraction(17, 81)
 """
@@ -18,9 +18,9 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 
-import vecgames
 from vecgames.core.validation import check_int
 from vecgames.games.liars_dice.bids import FEI, MODE_NAMES, Bid, check_bid
+from vecgames.games.liars_dice.env import LiarsDiceEnv
 from vecgames.games.liars_dice.odds import MATCH_PROBABILITY, tail_probability
 from vecgames.games.liars_dice.rules import field
 
@@ -67,8 +67,8 @@ def check_by_simulation(bid: Bid, num_players: int = 2, dice: int = 5, games: in
     probability. Columns: ``tables``, ``exact``, ``estimate``, ``std_error`` (of the exact
     probability at that many tables) and ``z`` ((estimate - exact) / std_error)."""
     mode, count, face = check_bid(bid, num_players * dice)
-    env = vecgames.make("liars_dice", num_envs=check_int(games, "games", 1), seed=seed,
-                        num_players=num_players, dice=dice)
+    env = LiarsDiceEnv(num_envs=check_int(games, "games", 1), seed=seed,
+                       num_players=num_players, dice=dice)
     env.reset()
     seat0 = field(env.state, "dice")[:, 0]
     total = field(env.state, "total")

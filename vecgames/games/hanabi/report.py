@@ -1,6 +1,6 @@
 """The Hanabi simulation report: scores, how games end and action frequencies per policy.
 
->>> from vecgames.analysis.hanabi_report import compare_policies, write_report
+>>> from vecgames.games.hanabi.report import compare_policies, write_report
 >>> frames = compare_policies(100_000, ("random", "rules"), num_players=2)
 >>> paths = write_report(frames, "hanabi.md")
 
@@ -30,9 +30,12 @@ from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
 from vecgames.analysis.report_kit import (
     Z95,
+    Frames,
+    as_frames,
     md_table,
     plot_section,
     policy_text,
+    simulate_policies,
     write_tables,
 )
 from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
@@ -44,43 +47,8 @@ END_NAMES = ("lives", "perfect", "deck")
 KINDS = ("hint", "play", "discard")  # per-game columns hints, plays, discards
 DECISION_GAMES = 500  # games per team the CLI plays for the decision table
 
-Frames = Mapping[str, pd.DataFrame] | Sequence[pd.DataFrame] | pd.DataFrame
-
 
 # ---------------------------------------------------------------- inputs
-
-
-def policy_label(df: pd.DataFrame) -> str:
-    """The policy of a frame as one label: ``rules``, or ``rules,random`` (one per seat)."""
-    names = df.attrs.get("players", df.attrs.get("policy", "?"))
-    if isinstance(names, str):
-        return names
-    names = [str(p) for p in names]
-    return names[0] if len(set(names)) == 1 else ",".join(names)
-
-
-def as_frames(data: Frames) -> dict[str, pd.DataFrame]:
-    """Frames by policy label from a dict, a list of frames, a frame with a ``policy`` column
-    (one group per value) or a single frame (labelled by ``attrs["policy"]``)."""
-    if isinstance(data, pd.DataFrame):
-        if "policy" in data.columns:
-            out = {}
-            for name, group in data.groupby("policy", sort=False, observed=True):
-                out[str(name)] = group
-                group.attrs = {**data.attrs, "policy": str(name)}
-            return out
-        return {policy_label(data): data}
-    if isinstance(data, Mapping):
-        return {str(k): v for k, v in data.items()}
-    out: dict[str, pd.DataFrame] = {}
-    for df in data:
-        label, k = policy_label(df), 2
-        while label in out:
-            label, k = f"{policy_label(df)} #{k}", k + 1
-        out[label] = df
-    if not out:
-        raise ValueError("expected at least one frame")
-    return out
 
 
 def _is_summary(df: pd.DataFrame) -> bool:
@@ -266,22 +234,6 @@ def report_tables(data: Frames, arena: Any = None) -> dict[str, pd.DataFrame]:
     return {"scores": score_table(frames), "score_distribution": score_distribution(frames),
             "ends": end_table(frames), "actions": action_table(frames),
             "plays": play_table(frames)} | arena_tables(arena)
-
-
-def simulate_policies(game: str, num_games: int, policies: Sequence[str | Sequence[str]],
-                      num_players: int, seed: int = 0, **options: Any
-                      ) -> dict[str, pd.DataFrame]:
-    """``vecgames.simulate(game, num_games, policy=p, ...)`` for each policy (a name for every
-    seat or a list with one per seat), same seed and so the same deals; frames by label
-    (``"rules"``, ``"weakest,random,random,random"``). ``options``: more simulate keywords."""
-    import vecgames
-
-    frames: dict[str, pd.DataFrame] = {}
-    for policy in policies:
-        df = vecgames.simulate(game, num_games, policy=policy, seed=seed,
-                               num_players=num_players, **options)
-        frames[policy if isinstance(policy, str) else ",".join(policy)] = df
-    return frames
 
 
 def compare_policies(num_games: int, policies: Sequence[str | Sequence[str]] = ("random",

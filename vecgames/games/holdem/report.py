@@ -3,7 +3,7 @@
 Tables (each also written as CSV): chips and win rate by seat, by position relative to the
 button and by player (the seats grouped by who sits there), with VPIP/PFR, bb/100 and showdown
 rates per player; each player's betting (action mix, bet sizes, fold-to-raise, bluff rate)
-from more hands played through the env (``holdem_betting``); who beats whom (an arena result);
+from more hands played through the env (``report_betting``); who beats whom (an arena result);
 how hands end (street, showdown); the pot-size distribution; hand categories at showdown. A
 plot of pot sizes (with matplotlib).
 """
@@ -19,7 +19,6 @@ import pandas as pd
 
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import frame_players, no_log_note
-from vecgames.analysis.holdem_betting import ACTIONS, betting_log, betting_table
 from vecgames.analysis.report_kit import (
     figure_class,
     histogram_table,
@@ -29,6 +28,7 @@ from vecgames.analysis.report_kit import (
 )
 from vecgames.analysis.seat_players import player_seats, seat_labels
 from vecgames.cli_args import print_throughput
+from vecgames.games.holdem.report_betting import ACTIONS, betting_log, betting_table
 from vecgames.poker.seven_card_build import CATEGORY_NAMES
 
 DECISION_GAMES = 2_000  # hands the CLI plays through the env for the betting table
@@ -135,7 +135,7 @@ def _betting_lines(tables: dict[str, pd.DataFrame], hands: int) -> list[str]:
     if "betting" not in tables:
         return ["### Betting", "", no_log_note(hands), ""]
     return ["### Betting", "", f"From {hands:,} more hands with the same players and rules, "
-            "played through the env (`vecgames.analysis.holdem_betting`, seed 0): the share "
+            "played through the env (`vecgames.games.holdem.report_betting`, seed 0): the share "
             "of each action, aggression = (bets + raises) / calls, bet size = chips a bet or "
             "raise puts in over the pot before it, fold_to_raise = folds when facing a bet or "
             "raise by another seat on the street, bluff_rate = postflop bets and raises with "

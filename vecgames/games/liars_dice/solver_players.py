@@ -20,11 +20,12 @@ from typing import Any
 
 import numpy as np
 
-from ..core.jit import jit
-from ..core.tree import Tree
-from ..core.validation import check_int
-from ..games.liars_dice.observe import observe_one
-from ..games.liars_dice.rules import (
+from ...core.jit import jit
+from ...core.tree import Tree
+from ...core.validation import check_int
+from ...solve.cfr import edge_shape, uniform_strategy
+from .observe import observe_one
+from .rules import (
     BIDDER,
     CHALLENGER,
     DICE,
@@ -39,8 +40,7 @@ from ..games.liars_dice.rules import (
     roll_plan,
     write_mask,
 )
-from ..games.liars_dice.tree import Variant, packed, rolls, rules_table
-from .cfr import edge_shape, uniform_strategy
+from .tree import Variant, packed, rolls, rules_table
 
 CHUNK_ROWS = 1 << 18  # information sets evaluated per batch (a row is ~0.5 KB)
 InfosetRows = tuple[np.ndarray, np.ndarray, State, Rules]  # nodes, packed rolls, rows, rules
@@ -183,8 +183,8 @@ def strategy_of(tree: Tree, v: Variant, act: Any) -> np.ndarray:
 def heuristic_strategy(tree: Tree, v: Variant, threshold: float = 0.5) -> np.ndarray:
     """The built-in ``heuristic`` player (the seed's challenger) at every information set, as
     ``vecgames.exploitability`` reads it (its kernel, with this challenge ``threshold``)."""
-    from ..policies.builtin import BuiltinPlayer
-    from .judge import strategy
+    from ...policies.builtin import BuiltinPlayer
+    from .solver_judge import strategy
 
     return strategy(BuiltinPlayer("liars_dice", "heuristic", threshold), v, tree)[0]
 
@@ -200,8 +200,8 @@ def checkpoint_strategy(tree: Tree, v: Variant, path: str | os.PathLike) -> np.n
     ``vecgames.exploitability`` reads it. It must have been trained on these rules: 2 seats
     with ``v``'s dice each and variant, the first-bid rule of the env default (count > 2)
     unless ``v`` says otherwise."""
-    from ..policies.checkpoint import load_player
-    from .judge import strategy
+    from ...policies.checkpoint import load_player
+    from .solver_judge import strategy
 
     return strategy(load_player(path), v, tree)[0]
 

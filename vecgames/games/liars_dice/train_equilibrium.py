@@ -8,8 +8,8 @@ writes into ``--out``: ``seed<k>.npz`` (each seed's average strategy, ``save_str
 ``trace.csv`` (seed, env steps, exploitability), ``curve.png`` (the traces, log-log) and
 ``summary.json`` (per seed: exploitability, game value, env steps, episodes, seconds; their
 mean and standard deviation; the CPU). A strategy of equal dice plays in the env
-(``vecgames.solve.strategy_player.load_strategy_player``); unequal dice exist only in the
-solver.
+(``vecgames.games.liars_dice.solver_strategy.load_strategy_player``); unequal dice exist only
+in the solver.
 """
 
 from __future__ import annotations
@@ -81,10 +81,9 @@ def build_parser(prog: str) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace, v: Any, command: str) -> dict[str, Any]:
     """Train every seed on variant ``v``; write the strategies, trace, plot and summary;
     return the summary."""
-    from vecgames.games.liars_dice.tree import deal_matrix
-    from vecgames.solve import build_tree
+    from vecgames.games.liars_dice.solver_strategy import save_strategy
+    from vecgames.games.liars_dice.tree import build_tree, deal_matrix
     from vecgames.solve.sampled import learn
-    from vecgames.solve.strategy_player import save_strategy
     from vecgames.training.zoo_export import cpu_name
 
     tree = build_tree(v)
@@ -142,7 +141,7 @@ def _plot(runs: list[dict[str, Any]], label: str, algo: str, path: Path) -> None
 
 def main(argv: Sequence[str] | None = None,
          prog: str = "vecgames train liars_dice --algo ...") -> int:
-    from vecgames.solve import make_variant
+    from vecgames.games.liars_dice.tree import make_variant
 
     parser = build_parser(prog)
     args = parser.parse_args(argv)

@@ -1,10 +1,11 @@
 """Zha Jin Hua: the policy gradient of ``pg`` (REINFORCE with a value baseline and a
 KL(pi_old || pi_new) penalty; ``--algo ppo`` for PPO's) against random players by default.
 
-Run ``vecgames train zhajinhua --iterations 81`` (or ``python -m vecgames.training.zhajinhua``);
-docs/training.md has the options and measured results. All-random tables are the default
-because the evaluation is against random players (self-play tables cost chips there).
-``--recipe original`` trains as the original document 003 describes instead (``zhajinhua_seed``;
+Run ``vecgames train zhajinhua --iterations 81`` (or ``python -m
+vecgames.games.zhajinhua.train``); docs/training.md has the options and measured results.
+All-random tables are the default because the evaluation is against random players (self-play
+tables cost chips there).
+``--recipe original`` trains as the original document 003 describes instead (``train_seed``;
 ``--recipe seed`` is its deprecated name).
 """
 
@@ -15,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from . import config_cli, core, pg
-from . import zhajinhua_seed as seed_recipe
+from vecgames.training import config_cli, core, pg
+
+from . import train_seed as seed_recipe
 
 RECIPES = ("default", "original", "seed")
 # "seed": the deprecated name of "original" (old commands and checkpoints still work).
@@ -27,15 +29,12 @@ ORIGINAL = ("original", "seed")
 class Config(pg.Config):
     """``pg.Config`` with Zha Jin Hua's defaults, and the recipe."""
 
-    recipe: str = "default"  # "original": document 003's algorithm (zhajinhua_seed.py)
+    game: str = "zhajinhua"
+    out: str = "runs/zhajinhua"
+    recipe: str = "default"  # "original": document 003's algorithm (train_seed.py)
 
     def draws_random(self) -> bool:
         return True
-
-
-def table_options(cfg: pg.Config) -> dict[str, Any]:
-    """The arena's table: the training env's rule options (its observation is the player's)."""
-    return {"num_players": cfg.players}
 
 
 def build(cfg: Any, device: Any, gen: Any) -> core.Algorithm:
@@ -47,17 +46,6 @@ def build(cfg: Any, device: Any, gen: Any) -> core.Algorithm:
 # Options of the default recipe that the original recipe has no use for.
 NOT_IN_SEED_RECIPE = ("--steps", "--epochs", "--minibatches", "--entropy-coef", "--value-coef",
                       "--mix", "--workers", "--algo", "--returns")
-
-
-def check_config(cfg: pg.Config) -> None:
-    """The checks of every policy-gradient trainer."""
-    config_cli.budget_checks(cfg)
-    config_cli.at_least(cfg, 1, "envs", "steps", "eval_games", "league_every", "league_size",
-                        *(["max_steps"] if hasattr(cfg, "max_steps") else []))
-    if not (0.0 <= cfg.gamma <= 1.0 and 0.0 <= cfg.lam <= 1.0):
-        raise SystemExit("--gamma and --lam must be in [0, 1]")
-    config_cli.check_players(cfg.game, cfg.eval_opponents, "eval-opponents")
-    pg.check_mix(cfg)
 
 
 def apply_recipe(cfg: Config, argv: Sequence[str] | None) -> Config:
@@ -73,16 +61,18 @@ def apply_recipe(cfg: Config, argv: Sequence[str] | None) -> Config:
     if unused:
         raise SystemExit(f"--recipe original plays whole self-play games with one update per "
                          f"iteration; it takes none of {', '.join(unused)}")
-    defaults: dict[str, Any] = {k: v for k, v in seed_recipe.DEFAULTS.items()
-                                if f"--{k}" not in given}
-    return replace(cfg, env_options=dict(seed_recipe.ENV_OPTIONS), mix="self=1",
-                   entropy_coef=0.0, value_coef=0.0, epochs=1, minibatches=1, **defaults)
+    # one dict: pg.Config's fields are Any to mypy (vecgames.training is not on its path)
+    recipe: dict[str, Any] = {"env_options": dict(seed_recipe.ENV_OPTIONS), "mix": "self=1",
+                              "entropy_coef": 0.0, "value_coef": 0.0, "epochs": 1,
+                              "minibatches": 1}
+    recipe.update((k, v) for k, v in seed_recipe.DEFAULTS.items() if f"--{k}" not in given)
+    return replace(cfg, **recipe)
 
 
 TRAINER = core.Trainer(
     game="zhajinhua", title="Zha Jin Hua", config=Config, build=build,
     env_options=lambda cfg: cfg.env_kwargs(),
-    evaluate=core.field_evaluation(table_options),
+    evaluate=core.field_evaluation(pg.table_options),
     description="Train a Zha Jin Hua policy (REINFORCE + baseline + KL penalty against random "
                 "players; --recipe original: the original document's self-play policy "
                 "gradient) and score it in the arena against --eval-opponents.",
@@ -92,14 +82,19 @@ TRAINER = core.Trainer(
                     "no value or entropy "
                     f"term, obs='seed'; defaults {seed_recipe.DEFAULTS}); 'seed': its deprecated "
                     "name"},
-    choices={**pg.CHOICES, "recipe": RECIPES}, checks=check_config, finish=apply_recipe,
+    choices={**pg.CHOICES, "recipe": RECIPES}, checks=pg.check_config, finish=apply_recipe,
     panels={"learner payoff per game (training)": ["vs_random", "vs_league"],
             "entropy": ["entropy"], "KL(pi_old || pi_new)": list(pg.KL_KEYS)},
     postfix=("vs_random", "entropy", *pg.KL_KEYS), counters=("samples",))
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.zhajinhua"
-         ) -> int:
+def best_response_args(player: str, args: Any) -> list[str]:
+    """``vecgames exploit``: PPO against ``player`` at every other seat."""
+    return pg.best_response_args(player, args)
+
+
+def main(argv: Sequence[str] | None = None,
+         prog: str = "python -m vecgames.games.zhajinhua.train") -> int:
     """Command-line entry point; returns the exit code."""
     return core.main(TRAINER, argv, prog)
 

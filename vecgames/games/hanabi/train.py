@@ -3,7 +3,7 @@ JaxMARL's ``ippo_ff_hanabi`` defaults (512 embedding, clip 0.2, value coefficien
 0.01, Adam 5e-4 with eps 1e-5, gradient norm 0.5, 4 epochs of 4 minibatches of 1024 x 128).
 
 Run ``vecgames train hanabi --iterations 499 --envs 256 --hidden 256 --epochs 2 --lr 1e-3``
-(or ``python -m vecgames.training.hanabi``). Scored by the arena: the checkpoint's self-play,
+(or ``python -m vecgames.games.hanabi.train``). Scored by the arena: the checkpoint's self-play,
 greedy and sampled, beside ``rules`` and random play.
 """
 
@@ -17,9 +17,8 @@ from typing import Any
 import vecgames
 from vecgames.games.hanabi.players_convention_view import ConventionView
 from vecgames.games.hanabi.rules import CHOICES, DEFAULT_OPTIONS, field, make_rules
-
-from . import config_cli, core, evaluation, imitation, ppo
-from .ppo import torch
+from vecgames.training import config_cli, core, evaluation, imitation, ppo
+from vecgames.training.ppo import torch
 
 GAME = "hanabi"
 MAX_SCORE = 25
@@ -118,7 +117,8 @@ def evaluate(path: Any, cfg: Config, device: Any) -> dict[str, dict[str, Any]]:
         "greedy": greedy,
         "sampled": vecgames.load_player(path, device, greedy=False, seed=seed),
         **{name: name for name in cfg.eval_opponents}}
-    records = {name: evaluation.team_score(team, cfg.eval_games, seed, cfg.rule_options())
+    records = {name: evaluation.team_score(GAME, team, cfg.eval_games, seed,
+                                           cfg.rule_options())
                for name, team in teams.items()}
     for partner in cfg.partners:
         records[f"greedy with {partner}"] = evaluation.field_score(
@@ -184,7 +184,7 @@ TRAINER = core.Trainer(
     postfix=("score", "end_lives", "entropy", "agreement"), counters=("env_steps",))
 
 
-def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.training.hanabi"
+def main(argv: Sequence[str] | None = None, prog: str = "python -m vecgames.games.hanabi.train"
          ) -> int:
     """Command-line entry point; returns the exit code."""
     return core.main(TRAINER, argv, prog)

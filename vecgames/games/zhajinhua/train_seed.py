@@ -14,9 +14,8 @@ from typing import Any
 import vecgames
 from vecgames.policies.nets import PolicyNet
 from vecgames.torch_bridge import TorchBridge, import_torch
-
-from . import core, runs
-from .pg import masked_kl_entropy, sample_actions
+from vecgames.training import core, runs
+from vecgames.training.pg import masked_kl_entropy, sample_actions
 
 import_torch()  # without torch: an ImportError naming the train extra
 import torch  # noqa: E402
