@@ -169,6 +169,17 @@ def write_tables(tables: Mapping[str, pd.DataFrame], path_md: Path
     return stem, written
 
 
+def finish_report(lines: list[str], path_md: Path, t0: float, csv_stem: str | None = None
+                  ) -> None:
+    """Write the report's Markdown ``lines`` to ``path_md``, closed by the time it took since
+    ``t0`` (``time.perf_counter``) and, with ``csv_stem``, where its tables are as CSV."""
+    import time
+
+    csv = f"; tables as CSV: `{csv_stem}_<table>.csv`" if csv_stem is not None else ""
+    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s{csv}._", ""]
+    path_md.write_text("\n".join(lines), encoding="utf-8")
+
+
 def mean_ci(x: np.ndarray, z: float = Z95) -> dict[str, float]:
     """Count, mean, sample std (ddof=1) and the 95% CI half-width and bounds of the mean."""
     x = np.asarray(x, dtype=np.float64)

@@ -43,6 +43,7 @@ from vecgames.analysis.report_kit import (
     Frames,
     as_frames,
     figure_class,
+    finish_report,
     md_table,
     mean_ci,
     policy_text,
@@ -611,15 +612,12 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
               "b·masters: the change in place for a monster or a master dealt instead of a "
               "disciple (monsters + disciples + masters = the hand size). se = standard error, "
               "ci95 = 1.96·se.", "", md_table(tables["hand_model"], pct, signed), ""]
-    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
-              f"`{stem.name}_<table>.csv`._", ""]
-    path_md.write_text("\n".join(lines), encoding="utf-8")
+    finish_report(lines, path_md, t0, stem.name)
     return paths
 
 
 # -- `vecgames simulate --summary` -------------------------------------------------------
-def print_summary(args: Any, df: Any, startup: float,
-                             elapsed: float) -> None:
+def print_summary(args: Any, df: Any, startup: float, elapsed: float) -> None:
     g = game_table(df).iloc[0]
     seats = seat_table(df)
     print(f"{args.game}: {args.games:,} games, {g['players']} players, policy {args.policy}, "

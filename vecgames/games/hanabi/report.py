@@ -32,6 +32,7 @@ from vecgames.analysis.report_kit import (
     Z95,
     Frames,
     as_frames,
+    finish_report,
     md_table,
     plot_section,
     policy_text,
@@ -343,15 +344,12 @@ def write_report(data: Frames, path_md: str | Path, *, elapsed: float | None = N
         if logs else [no_log_note(decision_games), ""])
     labels = [p for df in frames.values() for p in seat_labels(df, _seat_count(df))]
     lines += arena_section(arena, labels)
-    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
-              f"`{stem.name}_<table>.csv`._", ""]
-    path_md.write_text("\n".join(lines), encoding="utf-8")
+    finish_report(lines, path_md, t0, stem.name)
     return paths
 
 
 # -- `vecgames simulate --summary` -------------------------------------------------------
-def print_summary(args: Any, df: Any, startup: float,
-                          elapsed: float) -> None:
+def print_summary(args: Any, df: Any, startup: float, elapsed: float) -> None:
     s = score_table(df).iloc[0]
     ends, actions = end_table(df).iloc[0], action_table(df).iloc[0]
     print(f"{args.game}: {args.games:,} games, {s['players']} players, policy {args.policy}, "

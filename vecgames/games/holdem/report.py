@@ -21,6 +21,7 @@ from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import frame_players, no_log_note
 from vecgames.analysis.report_kit import (
     figure_class,
+    finish_report,
     histogram_table,
     md_table,
     plot_hist,
@@ -193,15 +194,13 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
         lines += [f"![pot sizes]({png.name})", ""]
     elif plots:
         lines += ["_Plots skipped: matplotlib is not installed._", ""]
-    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s._", ""]
-    path_md.write_text("\n".join(lines), encoding="utf-8")
+    finish_report(lines, path_md, t0)
     written["report"] = path_md
     return written
 
 
 # -- `vecgames simulate --summary` -------------------------------------------------------
-def print_summary(args: Any, df: Any, startup: float,
-                           elapsed: float) -> None:
+def print_summary(args: Any, df: Any, startup: float, elapsed: float) -> None:
     import pandas as pd
 
     if args.summary:

@@ -29,6 +29,7 @@ import pandas as pd
 from vecgames.analysis.arena_section import arena_section, arena_tables
 from vecgames.analysis.decision_log import kind_table, log_like, no_log_note
 from vecgames.analysis.report_kit import (
+    finish_report,
     md_table,
     mean_ci,
     plot_section,
@@ -379,15 +380,12 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
               md_table(tables["modes"], ("share", "bid_false_rate", "ci95")), ""]
     lines += ["## Faces", "", "The challenged bids by mode and face.", "",
               md_table(tables["faces"], ("bid_false_rate",)), ""]
-    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
-              f"`{stem.name}_<table>.csv`._", ""]
-    path_md.write_text("\n".join(lines), encoding="utf-8")
+    finish_report(lines, path_md, t0, stem.name)
     return paths
 
 
 # -- `vecgames simulate --summary` -------------------------------------------------------
-def print_summary(args: Any, df: Any, startup: float,
-                              elapsed: float) -> None:
+def print_summary(args: Any, df: Any, startup: float, elapsed: float) -> None:
     if args.summary:
         seats = df[["seat", "rounds_lost", "loss_rate", "mean_penalty"]]
         rounds, mean_bids = df.attrs["rounds"], df.attrs["mean_bids"]

@@ -21,6 +21,7 @@ import pandas as pd
 from vecgames.analysis.report_kit import (
     QUANTILES,
     figure_class,
+    finish_report,
     histogram_table,
     md_table,
     plot_hist,
@@ -460,9 +461,7 @@ def write_report(df: pd.DataFrame, path_md: str | Path, *, elapsed: float | None
     written.update({f"plot_{k}": Path(f"{stem}_{k}.png") for k in images})
     lines = _intro(df, elapsed, title) + ([note, ""] if note else []) + _sections(
         tables, images, arena_section(arena, seat_labels(df, num_seats(df))))
-    lines += [f"_Report written in {time.perf_counter() - t0:.2f} s; tables as CSV: "
-              f"`{stem.name}_<table>.csv`._", ""]
-    path_md.write_text("\n".join(lines), encoding="utf-8")
+    finish_report(lines, path_md, t0, stem.name)
     written["report"] = path_md
     return written
 
