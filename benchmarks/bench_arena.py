@@ -48,8 +48,8 @@ def _arena_games(result: Any) -> int:
 
 def _simulate_seconds(game: str, num_games: int, policy: Any, rules: dict[str, Any]) -> float:
     """Best-of-three seconds of a per-game ``simulate`` run (after a compiling warm-up)."""
-    vecgames.simulate(game, 1000, policy=policy, seed=1, progress=False, **rules)
-    return best_seconds(lambda: vecgames.simulate(game, num_games, policy=policy, seed=1,
+    vecgames.simulate(game, 1000, players=policy, seed=1, progress=False, **rules)
+    return best_seconds(lambda: vecgames.simulate(game, num_games, players=policy, seed=1,
                                                   progress=False, **rules))
 
 

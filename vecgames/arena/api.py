@@ -36,7 +36,13 @@ from .schedule import (
     hanabi_assignments,
 )
 from .stats import MIN_UNITS
-from .tables import crossplay_table, pairwise_table, ratings_table, selfplay_table
+from .tables import (
+    crossplay_table,
+    pair_units,
+    pairwise_table,
+    ratings_table,
+    selfplay_table,
+)
 
 # keywords of every env that are not options of the game (the runner and make set them)
 ENV_COMMON = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
@@ -222,8 +228,9 @@ def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
         return ArenaResult(ci_unit="game", **common,
                            selfplay=selfplay_table(scores, perfect, assignment, labels),
                            crossplay=crossplay_table(scores, assignment, schedule, labels))
-    pairwise = pairwise_table(per_player, deals, labels, unit)
-    ratings = ratings_table(pairwise, per_player, deals, labels)
+    pairs = pair_units(per_player, deals)
+    pairwise = pairwise_table(pairs, labels, unit)
+    ratings = ratings_table(pairwise, per_player, pairs, labels)
     return ArenaResult(ci_unit="deal" if duplicate else "game", **common,
                        pairwise=pairwise, ratings=ratings)
 

@@ -4,28 +4,61 @@ Hanabi's self-play and cross-play scores."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
 from .ratings import bradley_terry
-from .stats import mean_ci, t95, unit_means
+from .stats import mean_ci, t95
 
 
-def pairwise_table(payoffs: np.ndarray, deals: np.ndarray, labels: Sequence[str],
+class PairUnits(NamedTuple):
+    """One ordered pair (i, j) over the deals where both sat: ``games``, which deals
+    (``played``, bool over the deal range) and the per-deal means of half the difference of
+    their payoffs (``values``, in increasing deal order)."""
+
+    games: int
+    played: np.ndarray
+    values: np.ndarray
+
+
+def pair_units(payoffs: np.ndarray, deals: np.ndarray) -> dict[tuple[int, int], PairUnits]:
+    """``PairUnits`` of every ordered pair of players that met; (j, i) is (i, j) negated, so
+    each unordered pair is reduced once."""
+    present = ~np.isnan(payoffs)
+    unit = deals - deals.min() if deals.size else deals  # deals are game indices: no sort
+    size = int(unit.max()) + 1 if unit.size else 0
+    out: dict[tuple[int, int], PairUnits] = {}
+    k = payoffs.shape[1]
+    for i in range(k):
+        for j in range(i + 1, k):
+            both = present[:, i] & present[:, j]
+            if not both.any():
+                continue
+            values = (payoffs[both, i] - payoffs[both, j]) / 2.0
+            counts = np.bincount(unit[both], minlength=size)
+            played = counts > 0
+            means = np.bincount(unit[both], values, size)[played] / counts[played]
+            games = int(np.count_nonzero(both))
+            out[i, j] = PairUnits(games, played, means)
+            out[j, i] = PairUnits(games, played, -means)
+    return out
+
+
+def pairwise_table(pairs: dict[tuple[int, int], PairUnits], labels: Sequence[str],
                    unit: str) -> pd.DataFrame:
-    """One row per ordered pair of players that met: the mean over the games where both sat of
-    half the difference of their payoffs, with a 95% CI over deals (``stats``)."""
+    """One row per ordered pair of players that met (``pair_units``): the mean over the games
+    where both sat of half the difference of their payoffs, with a 95% CI over deals
+    (``stats``)."""
     rows = []
     for i, player in enumerate(labels):
         for j, opponent in enumerate(labels):
-            both = ~np.isnan(payoffs[:, i]) & ~np.isnan(payoffs[:, j])
-            if i == j or not both.any():
+            pair = pairs.get((i, j))
+            if pair is None:
                 continue
-            values = (payoffs[both, i] - payoffs[both, j]) / 2.0
-            units = unit_means(values, deals[both])
-            mean, low, high = mean_ci(units)
-            rows.append((player, opponent, int(both.sum()), len(units), mean, low, high, unit))
+            mean, low, high = mean_ci(pair.values)
+            rows.append((player, opponent, pair.games, len(pair.values), mean, low, high, unit))
     return pd.DataFrame(rows, columns=["player", "opponent", "games", "units", "mean", "ci_low",
                                        "ci_high", "unit"])
 
@@ -36,23 +69,24 @@ def win_counts(payoffs: np.ndarray) -> np.ndarray:
     k = payoffs.shape[1]
     wins = np.zeros((k, k))
     for i in range(k):
-        for j in range(k):
-            if i != j:
-                a, b = payoffs[:, i], payoffs[:, j]
-                both = ~np.isnan(a) & ~np.isnan(b)
-                wins[i, j] = np.sum(a[both] > b[both]) + 0.5 * np.sum(a[both] == b[both])
+        for j in range(i + 1, k):  # NaN compares False: a game without both counts for none
+            a, b = payoffs[:, i], payoffs[:, j]
+            ahead, tied = np.count_nonzero(a > b), np.count_nonzero(a == b)
+            wins[i, j] = ahead + 0.5 * tied
+            wins[j, i] = np.count_nonzero(b > a) + 0.5 * tied
     return wins
 
 
-def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray, deals: np.ndarray,
-                  labels: Sequence[str]) -> pd.DataFrame:
+def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray,
+                  pairs: dict[tuple[int, int], PairUnits], labels: Sequence[str]
+                  ) -> pd.DataFrame:
     """Per player, best first: ``rating``, the mean payoff per game against the field (the
     mean of its pairwise means, each opponent weighted equally), its ``sd`` and 95% interval
     (over deals, ``rating_sds``; Student's t over its units), ``games`` played, and the
     Bradley-Terry ``elo`` and ``elo_sd`` of how often it came out ahead in a game
     (``ratings``)."""
     means = np.array([pairwise["mean"][pairwise["player"] == label].mean() for label in labels])
-    sds, units = rating_sds(payoffs, deals)
+    sds, units = rating_sds(pairs, payoffs.shape[1])
     half = sds * np.array([t95(int(u)) for u in units])
     elo, elo_cov = bradley_terry(win_counts(payoffs))
     table = pd.DataFrame({"player": list(labels), "rating": means, "sd": sds,
@@ -62,32 +96,28 @@ def ratings_table(pairwise: pd.DataFrame, payoffs: np.ndarray, deals: np.ndarray
     return table.sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
 
 
-def rating_sds(payoffs: np.ndarray, deals: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The standard error of each player's rating (the mean of its pairwise means), and the
-    number of deals (units) it rests on.
+def rating_sds(pairs: dict[tuple[int, int], PairUnits], k: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The standard error of each of the ``k`` players' ratings (the mean of its pairwise
+    means), and the number of deals (units) it rests on.
 
     Deals are the independent units, and with duplicate deals one deal enters several of a
     player's pairwise means, which are then correlated: so the error is summed per deal first
     (each deal's deviation from each pairwise mean, weighted as the rating weights it), then
     over deals, as ``mean_ci`` does for one pairwise mean (the same value with one opponent)."""
-    k = payoffs.shape[1]
-    unit = np.unique(deals, return_inverse=True)[1].ravel()
+    size = next((p.played.size for p in pairs.values()), 0)
     sds = np.full(k, np.nan)
     counts_of_units = np.zeros(k, np.int64)
     for i in range(k):
-        influence = np.zeros(int(unit.max()) + 1 if unit.size else 0)
-        touched = np.zeros(influence.size, np.bool_)
+        influence = np.zeros(size)
+        touched = np.zeros(size, np.bool_)
         opponents = 0
         for j in range(k):
-            both = ~np.isnan(payoffs[:, i]) & ~np.isnan(payoffs[:, j])
-            if i == j or not both.any():
+            pair = pairs.get((i, j))
+            if pair is None:
                 continue
-            values = (payoffs[both, i] - payoffs[both, j]) / 2.0
-            counts = np.bincount(unit[both], minlength=influence.size)
-            played = counts > 0
-            unit_values = np.bincount(unit[both], values, influence.size)[played] / counts[played]
-            influence[played] += (unit_values - unit_values.mean()) / played.sum()
-            touched |= played
+            influence[pair.played] += (pair.values - pair.values.mean()) / pair.values.size
+            touched |= pair.played
             opponents += 1
         units = int(np.count_nonzero(touched))
         counts_of_units[i] = units
