@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import vecgames
 from vecgames.arena import api
@@ -304,3 +306,54 @@ def test_a_players_rule_options_size_every_table():
     result = vecgames.arena("holdem", ["call", heads_up], 20)
     assert result.seats == 2 and result.options["num_players"] == 2
     assert result.matches.assignment.nunique() == 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 6), st.integers(1, 400))
+def test_a_balanced_schedule_seats_everyone_evenly(players, seats, budget):
+    """Each player equally often in each seat; with k < n, k <= 5 or a prime k, each pair of
+    players equally often at a table (else within 1.5x); no assignment twice; the exhaustive
+    schedule when it fits the budget; the same schedule on every call."""
+    from collections import Counter
+    from itertools import combinations
+
+    from vecgames.arena.schedule import balanced_assignments, count_assignments
+
+    schedule = balanced_assignments(players, seats, budget)
+    assert len(set(schedule)) == len(schedule) > 0
+    assert all(len(a) == seats and set(a) <= set(range(players)) for a in schedule)
+    if players < seats:
+        assert all(len(set(a)) == players for a in schedule)  # everyone plays
+    else:
+        assert all(len(set(a)) == seats for a in schedule)
+    if count_assignments(players, seats) <= budget:
+        assert len(schedule) == count_assignments(players, seats)
+    per_seat = Counter((s, p) for a in schedule for s, p in enumerate(a))
+    assert len(set(per_seat.values())) == 1 and len(per_seat) == seats * players
+    together = Counter(pair for a in schedule for pair in combinations(sorted(set(a)), 2))
+    assert len(together) == players * (players - 1) // 2
+    prime = all(players % d for d in range(2, players))
+    if players < seats or prime or players <= 5:
+        assert len(set(together.values())) == 1
+    else:
+        assert max(together.values()) <= 1.5 * min(together.values())
+    assert balanced_assignments(players, seats, budget) == schedule  # deterministic
+
+
+def test_total_games_spreads_a_balanced_schedule():
+    """``total_games``: about that many games, the same per assignment; the pairwise table
+    is antisymmetric as with the exhaustive schedule; num_games and total_games exclude each
+    other."""
+    result = vecgames.arena("zhajinhua", ["random", "heuristic", "percentile"],
+                            total_games=3000, seed=2, progress=False)
+    counts = result.matches["assignment"].value_counts()
+    assert counts.nunique() == 1 and len(counts) <= 3000 // api.GAMES_PER_ASSIGNMENT
+    assert len(result.matches) == len(counts) * result.num_games > 3000 - len(counts)
+    pw = result.pairwise.set_index(["player", "opponent"])["mean"]
+    assert pw["random", "heuristic"] == -pw["heuristic", "random"]
+    with pytest.raises(ValueError, match="not both"):
+        vecgames.arena("zhajinhua", ["random", "heuristic"], 10, total_games=10)
+    with pytest.raises(ValueError, match="not both"):
+        vecgames.arena("zhajinhua", ["random", "heuristic"])
+    with pytest.raises(ValueError, match="total_games"):
+        vecgames.arena("zhajinhua", ["random", "heuristic"], total_games=0)

@@ -75,7 +75,7 @@ def test_an_arena_of_enough_deals_is_not_flagged():
 def test_the_command_notes_few_units_once(capsys):
     from vecgames.cli import main
 
-    assert main(["arena", "holdem", "--players", "random,call", "--games", "5", "--rule",
+    assert main(["arena", "holdem", "--players", "random,call", "--per-assignment", "5", "--rule",
                  "num_players=2", "--threads", "1"]) == 0
     err = capsys.readouterr().err
     assert err.count("note: some 95% intervals rest on only 5 independent deals") == 1

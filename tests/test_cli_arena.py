@@ -153,7 +153,7 @@ def test_arena_command_passes_ray_and_rules(monkeypatch, capsys):
     pytest.importorskip("ray")
     seen: dict[str, Any] = {}
 
-    def fake_arena(game, players, num_games, seed=0, **kwargs):
+    def fake_arena(game, players, num_games=None, seed=0, **kwargs):
         seen.update(game=game, players=players, num_games=num_games, seed=seed, **kwargs)
         raise ValueError("stop here")
 
@@ -161,9 +161,25 @@ def test_arena_command_passes_ray_and_rules(monkeypatch, capsys):
     rc = main(["arena", "holdem", "--players", "random, call", "--games", "7", "--seed", "5",
                "--no-duplicate", "--rule", "num_players=3", "--backend", "ray", "--shards", "2"])
     assert rc == 2 and "stop here" in capsys.readouterr().err
-    assert seen == {"game": "holdem", "players": ["random", "call"], "num_games": 7, "seed": 5,
-                    "duplicate": False, "progress": None, "num_players": 3, "backend": "ray",
-                    "address": None, "num_shards": 2, "cpus_per_shard": 1}
+    assert seen == {"game": "holdem", "players": ["random", "call"], "num_games": None,
+                    "total_games": 7, "seed": 5, "duplicate": False, "progress": None,
+                    "num_players": 3, "backend": "ray", "address": None, "num_shards": 2,
+                    "cpus_per_shard": 1}
+
+
+def test_games_is_a_total_and_per_assignment_the_exhaustive_schedule(capsys):
+    """``--games N``: about N games in all over a balanced schedule; ``--per-assignment N``:
+    every seat assignment N games; both at once is a usage error."""
+    assert main(["arena", "zhajinhua", "--players", "random,heuristic,percentile",
+                 "--games", "2000"]) == 0
+    out = capsys.readouterr().out
+    assert "18 seat assignments x 111 games" in out and "played 1,998 games" in out
+    assert main(["arena", "zhajinhua", "--players", "random,heuristic", "--num-players", "3",
+                 "--per-assignment", "20"]) == 0
+    assert "6 seat assignments x 20 games" in capsys.readouterr().out
+    assert main(["arena", "zhajinhua", "--players", "random,heuristic", "--games", "10",
+                 "--per-assignment", "20"]) == 2
+    assert "--per-assignment: not allowed with --games" in capsys.readouterr().err
 
 
 def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):

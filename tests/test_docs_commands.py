@@ -117,9 +117,12 @@ README_ARENA_GAMES = 100_000
 
 
 def test_readme_arenas_finish_in_minutes():
-    """An arena plays ``--games`` per seat assignment: three players at six Zha Jin Hua seats
-    have 540, so the README's old ``--games 10000`` was 5.4 M games, over an hour."""
-    from vecgames.arena.schedule import count_assignments
+    """``--games`` is the arena's total (a balanced schedule), ``--per-assignment`` games per
+    seat assignment: three players at six Zha Jin Hua seats have 540, so an old
+    ``--games 10000`` per assignment was 5.4 M games, over an hour."""
+    from vecgames.arena.api import GAMES_PER_ASSIGNMENT
+    from vecgames.arena.schedule import balanced_assignments, count_assignments
+    from vecgames.cli.arena import ARENA_TOTAL
     from vecgames.games.catalog import rules_module
 
     arenas = [(where, argv) for where, argv in COMMANDS
@@ -130,5 +133,11 @@ def test_readme_arenas_finish_in_minutes():
         rules = rules_module(args.game)
         options = dict(rule.split("=", 1) for rule in args.rule or [])
         seats = int(options.get("num_players", rules.DEFAULT_OPTIONS["num_players"]))
-        total = count_assignments(len(args.players.split(",")), seats) * args.games
+        players = len(args.players.split(","))
+        if args.per_assignment is not None:
+            total = count_assignments(players, seats) * args.per_assignment
+        else:
+            games = ARENA_TOTAL if args.games is None else args.games
+            schedule = balanced_assignments(players, seats, games // GAMES_PER_ASSIGNMENT)
+            total = len(schedule) * max(1, games // len(schedule))
         assert total <= README_ARENA_GAMES, f"{where}: {total:,} games"

@@ -31,6 +31,7 @@ from .result import ArenaResult
 from .schedule import (
     MAX_ASSIGNMENTS,
     assignments,
+    balanced_assignments,
     count_assignments,
     first_deal,
     hanabi_assignments,
@@ -47,25 +48,33 @@ from .tables import (
 # keywords of every env that are not options of the game (the runner and make set them)
 ENV_COMMON = frozenset({"self", "num_envs", "seed", "env_offset", "options"})
 MAX_GAMES = 50_000_000  # games in all (their per-game rows must fit in memory)
+# total_games: a balanced schedule of at most one seat assignment per this many games
+GAMES_PER_ASSIGNMENT = 100
 # simulate's keywords the arena sets itself
 RESERVED = frozenset({"policy", "players", "summary", "first_game", "num_games", "seed",
                       "record_actions"})
 
 
-def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
-          duplicate: bool | None = None, backend: str = "local",
-          num_threads: int | None = None, progress: bool | None = None,
-          **options: Any) -> ArenaResult:
+def arena(game: str, players: Sequence[Any], num_games: int | None = None, seed: int = 0, *,
+          total_games: int | None = None, duplicate: bool | None = None,
+          backend: str = "local", num_threads: int | None = None,
+          progress: bool | None = None, **options: Any) -> ArenaResult:
     """Play ``players`` against each other in ``game`` and return an ``ArenaResult``.
 
     ``players``: two or more (Hanabi: one or more) built-in names, checkpoint paths, Player
     objects or plain callables ``(obs, action_mask) -> actions``. Built-in players play inside
     the simulate kernels; a table with any other kind runs through ``play_games``.
-    ``num_games``: games per seat assignment (``schedule``: every pairing in both seat orders
-    at two seats, every seat assignment at more). ``duplicate``: share deals between the seat
-    assignments (the same cards with seats swapped; None: where the game allows it, see
-    ``payoffs.no_duplicate_reason``). ``backend="ray"``: the matches in shards on a Ray cluster
-    (keywords ``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``; see
+    ``num_games``: games per seat assignment of the exhaustive schedule (``schedule``: every
+    pairing in both seat orders at two seats, every seat assignment at more); or
+    ``total_games``: about that many games in all, spread by a balanced schedule (each player
+    equally often in each seat, each pair equally often at a table; the exhaustive one when
+    it fits, see ``schedule.balanced_assignments``) of at most one assignment per
+    ``GAMES_PER_ASSIGNMENT`` games (duplicate deals: every deal is played by every
+    assignment, so the deals, the independent units, are the games per assignment), the same
+    number of games per assignment. ``duplicate``: share deals
+    between the seat assignments (the same cards with seats swapped; None: where the game
+    allows it, see ``payoffs.no_duplicate_reason``). ``backend="ray"``: the matches in shards
+    on a Ray cluster (keywords ``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``; see
     ``vecgames.arena.ray``), the same tables bit for bit. ``num_threads``: Numba threads
     (results do not depend on it). ``progress``: a bar on stderr (None: when it is a terminal).
     Further keywords are those ``simulate`` takes: the game's rule options (``num_players``
@@ -78,7 +87,13 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
     fewest = 1 if is_cooperative(game) else 2
     if len(specs) < fewest:
         raise ValueError(f"an arena of {game} needs at least {fewest} players, got {len(specs)}")
-    num_games = check_int(num_games, "num_games", 1, MAX_GAMES)
+    if (num_games is None) == (total_games is None):
+        raise ValueError("give num_games (games per seat assignment) or total_games (games "
+                         "in all, a balanced schedule), not both")
+    if total_games is not None:
+        total_games = check_int(total_games, "total_games", 1, MAX_GAMES)
+    else:
+        num_games = check_int(num_games, "num_games", 1, MAX_GAMES)
     seed = int(check_seed(seed))
     if not isinstance(backend, str) or backend not in ("local", "ray"):
         raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
@@ -102,7 +117,10 @@ def arena(game: str, players: Sequence[Any], num_games: int, seed: int = 0, *,
         raise ValueError(f"duplicate=True is not possible here: {reason}")
     show = show_progress(progress)
     seats = int(rules.num_players)
-    schedule = _schedule(game, len(entrants), seats)
+    schedule = _schedule(game, len(entrants), seats, total_games)
+    if total_games is not None:
+        num_games = max(1, total_games // len(schedule))
+    assert num_games is not None
     if len(schedule) * num_games > MAX_GAMES:
         raise ValueError(f"{len(schedule):,} seat assignments x {num_games:,} games exceed "
                          f"{MAX_GAMES:,} games in all; give fewer games or players")
@@ -165,9 +183,13 @@ def _split_ray_options(options: dict[str, Any], backend: str) -> dict[str, Any]:
     return given
 
 
-def _schedule(game: str, num_players: int, seats: int) -> list[tuple[int, ...]]:
+def _schedule(game: str, num_players: int, seats: int, total_games: int | None
+              ) -> list[tuple[int, ...]]:
     if is_cooperative(game):
         return hanabi_assignments(num_players, seats)
+    if total_games is not None:  # enough games per assignment for an interval over deals
+        return balanced_assignments(num_players, seats,
+                                    max(1, total_games // GAMES_PER_ASSIGNMENT))
     count = count_assignments(num_players, seats)
     if count > MAX_ASSIGNMENTS:
         raise ValueError(f"{num_players} players at {seats} seats make {count:,} seat "

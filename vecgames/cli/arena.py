@@ -15,8 +15,10 @@ from ..cli_args import (
 from ..games.catalog import game_names
 from .common import _add_backend, _add_rules, _check_output, _out_folder, _ray_options
 
+ARENA_TOTAL = 10_000  # games in all by default (a balanced schedule)
 # Library argument name -> flag of the arena command, to name the flag in error messages.
-ARENA_FLAGS: dict[str, str] = {"players": "--players", "num_games": "--games",
+ARENA_FLAGS: dict[str, str] = {"players": "--players", "num_games": "--per-assignment",
+                               "total_games": "--games",
                                "seed": "--seed", "duplicate": "--duplicate",
                                "num_threads": "--threads", "num_shards": "--shards",
                                "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
@@ -29,8 +31,13 @@ def _add_arena(p: argparse.ArgumentParser) -> None:
                         "paths (.pt); at least 2 (hanabi: 1 for self-play only)")
     p.add_argument("--num-players", type=int, metavar="N",
                    help="seats at the table (default: the game's)")
-    p.add_argument("--games", type=int, default=10_000,
-                   help="games per pairing or seat assignment (10000)")
+    p.add_argument("--games", type=int,
+                   help=f"games in all ({ARENA_TOTAL}), spread by a balanced schedule: each player "
+                        "equally often in each seat and each pair equally often at a table, "
+                        "the same games per seat assignment (every assignment when they fit)")
+    p.add_argument("--per-assignment", type=int, metavar="N",
+                   help="instead of --games: every seat assignment (the exhaustive schedule), "
+                        "N games each")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--duplicate", action=argparse.BooleanOptionalAction,
                    help="duplicate deals: the same cards with the seats swapped (default: on "
@@ -65,6 +72,8 @@ def _write_replays(result: Any, players: list[str], folder: Any) -> None:
 
 def _arena(args: argparse.Namespace) -> int:
     players = [s.strip() for s in args.players.split(",")]
+    if args.games is not None and args.per_assignment is not None:
+        raise CLIError("argument --per-assignment: not allowed with --games (a total)")
     _check_output(args.plot, "--plot")
     if args.plot:
         try:
@@ -88,8 +97,10 @@ def _arena(args: argparse.Namespace) -> int:
     try:
         with warnings.catch_warnings():  # said once below, without the warning's source line
             warnings.simplefilter("ignore", FewUnitsWarning)
-            result = arena(args.game, players, args.games, seed=args.seed,
-                           duplicate=args.duplicate, progress=None, **ray_options, **options)
+            games = ({"total_games": ARENA_TOTAL if args.games is None else args.games}
+                     if args.per_assignment is None else {"num_games": args.per_assignment})
+            result = arena(args.game, players, seed=args.seed, duplicate=args.duplicate,
+                           progress=None, **games, **ray_options, **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc, ARENA_FLAGS)) from None
     elapsed = time.perf_counter() - start
@@ -133,9 +144,10 @@ def _print_arena(result: Any, markdown: bool) -> None:
         print(result.to_markdown())
         return
     dup = "duplicate deals" if result.duplicate else "a deal per game"
+    assignments = result.matches["assignment"].cat.categories.size
     print(f"{result.game}: {', '.join(result.players)} at {result.seats} seats; "
-          f"{result.num_games:,} games per seat assignment ({dup}), seed {result.seed}; "
-          f"unit: {result.unit}")
+          f"{assignments:,} seat assignments x {result.num_games:,} games ({dup}), seed "
+          f"{result.seed}; unit: {result.unit}")
     number = lambda v: f"{v:.4f}" if abs(v) < 1 else f"{v:.2f}"  # noqa: E731
     for name, table in result.tables().items():
         if table.empty:  # e.g. Hanabi's cross-play with one player
