@@ -42,3 +42,11 @@ def test_summary_std_survives_large_totals():
     games = vecgames.simulate("zhajinhua", 100_000, ante=10**6, seed=3)
     per_game = games.filter(like="chips_").to_numpy().std(axis=0)
     assert np.allclose(big["std_chips"].to_numpy(), per_game, rtol=0.02)
+
+
+@pytest.mark.parametrize("players", [None, "random", 0])
+def test_simulate_backend_is_checked_first(players):
+    """A backend that is not 'local' or 'ray' is named whatever the players (found by
+    tests/test_fuzz_entry_points.py: an array backend with a bad players value)."""
+    with pytest.raises(ValueError, match="backend must be 'local' or 'ray'"):
+        vecgames.simulate("zhajinhua", 10, players=players, backend=np.array([1, 2]))

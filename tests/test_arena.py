@@ -357,3 +357,24 @@ def test_total_games_spreads_a_balanced_schedule():
         vecgames.arena("zhajinhua", ["random", "heuristic"])
     with pytest.raises(ValueError, match="total_games"):
         vecgames.arena("zhajinhua", ["random", "heuristic"], total_games=0)
+
+
+def test_minutes_stops_after_a_round_with_the_same_deals_everywhere():
+    """``minutes``: the arena stops after the round that passes the time; every assignment has
+    played the same first deals, and the tables are those of an arena of that many games."""
+    players = ["random", "call", "raise"]
+    stopped = vecgames.arena("holdem", players, 400, seed=4, progress=False, num_players=2,
+                             minutes=1e-9)
+    assert stopped.stopped and stopped.num_games == 400 // api.ROUNDS
+    assert stopped.matches["assignment"].value_counts().nunique() == 1
+    whole = vecgames.arena("holdem", players, stopped.num_games, seed=4, progress=False,
+                           num_players=2)
+    assert not whole.stopped
+    pd.testing.assert_frame_equal(stopped.pairwise, whole.pairwise)
+    pd.testing.assert_frame_equal(stopped.ratings, whole.ratings)
+    assert not vecgames.arena("holdem", players, 40, seed=4, progress=False, num_players=2,
+                              minutes=10).stopped
+    with pytest.raises(ValueError, match="minutes"):
+        vecgames.arena("holdem", players, 40, num_players=2, minutes=0)
+    with pytest.raises(TypeError, match="minutes"):
+        vecgames.arena("holdem", players, 40, num_players=2, minutes="1")

@@ -163,6 +163,7 @@ def test_arena_command_passes_ray_and_rules(monkeypatch, capsys):
     assert rc == 2 and "stop here" in capsys.readouterr().err
     assert seen == {"game": "holdem", "players": ["random", "call"], "num_games": None,
                     "total_games": 7, "seed": 5, "duplicate": False, "progress": None,
+                    "minutes": None,
                     "num_players": 3, "backend": "ray", "address": None, "num_shards": 2,
                     "cpus_per_shard": 1}
 
@@ -180,6 +181,13 @@ def test_games_is_a_total_and_per_assignment_the_exhaustive_schedule(capsys):
     assert main(["arena", "zhajinhua", "--players", "random,heuristic", "--games", "10",
                  "--per-assignment", "20"]) == 2
     assert "--per-assignment: not allowed with --games" in capsys.readouterr().err
+    assert main(["arena", "zhajinhua", "--players", "random,heuristic", "--num-players", "3",
+                 "--per-assignment", "400", "--minutes", "0.000001"]) == 0
+    captured = capsys.readouterr()
+    assert "note: stopped after --minutes 1e-06: 20 games per seat assignment" in captured.err
+    assert "6 seat assignments x 20 games" in captured.out
+    assert main(["arena", "zhajinhua", "--players", "random,heuristic", "--minutes", "0"]) == 2
+    assert "argument --minutes" in capsys.readouterr().err
 
 
 def test_arena_csv_folder_checked_before_the_run(tmp_path, capsys):

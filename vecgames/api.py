@@ -116,6 +116,8 @@ def simulate(name: str, num_games: int, policy: Any = None, seed: int = 0,
     same result bit for bit (``core.simulation.run_with_progress``).
     """
     show = show_progress(progress)
+    if not isinstance(backend, str) or backend not in ("local", "ray"):
+        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if players is not None:
         if policy is not None:
             raise ValueError("give policy or players, not both (players takes built-in names "
@@ -142,8 +144,6 @@ def _simulate_builtin(name: str, num_games: int, policy: Any, seed: int, backend
     """``simulate`` of built-in ``policy`` (None: the game's default) inside the kernels."""
     if policy is None:
         policy = default_policy(name)
-    if not isinstance(backend, str) or backend not in ("local", "ray"):
-        raise ValueError(f"backend must be 'local' or 'ray', got {backend!r}")
     if backend == "ray":
         from .distributed import simulate_ray
 

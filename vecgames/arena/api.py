@@ -5,9 +5,11 @@ for cooperative Hanabi, self-play and cross-play tables)."""
 from __future__ import annotations
 
 import inspect
+import time
 import warnings
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 import numba
@@ -15,8 +17,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.rng import check_seed
-from ..core.simulation import numba_threads, progress_bar, show_progress
-from ..core.validation import check_bool, check_int, check_list
+from ..core.simulation import even_bounds, numba_threads, progress_bar, show_progress
+from ..core.validation import check_bool, check_int, check_list, check_number
 from ..games.catalog import make, rules_module, spec_of
 from ..simulators import simulation_module
 from .matches import MatchJob, play_match
@@ -58,7 +60,8 @@ RESERVED = frozenset({"policy", "players", "summary", "first_game", "num_games",
 def arena(game: str, players: Sequence[Any], num_games: int | None = None, seed: int = 0, *,
           total_games: int | None = None, duplicate: bool | None = None,
           backend: str = "local", num_threads: int | None = None,
-          progress: bool | None = None, **options: Any) -> ArenaResult:
+          progress: bool | None = None, minutes: float | None = None,
+          **options: Any) -> ArenaResult:
     """Play ``players`` against each other in ``game`` and return an ``ArenaResult``.
 
     ``players``: two or more (Hanabi: one or more) built-in names, checkpoint paths, Player
@@ -77,6 +80,10 @@ def arena(game: str, players: Sequence[Any], num_games: int | None = None, seed:
     on a Ray cluster (keywords ``address``, ``num_shards``, ``cpus_per_shard``, ``max_retries``; see
     ``vecgames.arena.ray``), the same tables bit for bit. ``num_threads``: Numba threads
     (results do not depend on it). ``progress``: a bar on stderr (None: when it is a terminal).
+    ``minutes``: stop cleanly after about that long (local backend): the games are played in
+    ``ROUNDS`` rounds, each the next slice of every assignment's deals, and the arena stops
+    after the round that passes the time, so every assignment has played the same deals; the
+    result's ``num_games`` is what they played, ``stopped`` says it stopped early.
     Further keywords are those ``simulate`` takes: the game's rule options (``num_players``
     is the table size), ``simulate``'s own (Liar's Dice ``threshold``) and the env's options
     (Hold'em ``raise_fractions``, ``observation``...; they reach the tables with a player that
@@ -90,6 +97,10 @@ def arena(game: str, players: Sequence[Any], num_games: int | None = None, seed:
     if (num_games is None) == (total_games is None):
         raise ValueError("give num_games (games per seat assignment) or total_games (games "
                          "in all, a balanced schedule), not both")
+    if minutes is not None:
+        minutes = check_number(minutes, "minutes", 0.0)
+        if minutes <= 0 or backend != "local":
+            raise ValueError("minutes must be > 0, with the local backend")
     if total_games is not None:
         total_games = check_int(total_games, "total_games", 1, MAX_GAMES)
     else:
@@ -135,9 +146,12 @@ def arena(game: str, players: Sequence[Any], num_games: int | None = None, seed:
         payoffs = play_matches_ray(jobs, progress=show, **ray_options)
     else:
         with numba_threads(num_threads):
-            payoffs = _play_local(jobs, show, spec_of(game).unit)
-    result = _result(game, entrants, schedule, jobs, payoffs, seats, num_games, seed,
-                     duplicate, {**options, **env_options})
+            payoffs, played = _play_rounds(jobs, show, spec_of(game).unit,
+                                           None if minutes is None else 60.0 * minutes)
+        jobs = [replace(job, num_games=played) for job in jobs]
+    stopped = jobs[0].num_games < num_games
+    result = _result(game, entrants, schedule, jobs, payoffs, seats, jobs[0].num_games, seed,
+                     duplicate, {**options, **env_options}, stopped)
     if result.few_units:
         warnings.warn(f"arena: some 95% intervals rest on only {result.min_units} independent "
                       f"{result.ci_unit}s (fewer than {MIN_UNITS}); they are Student's t "
@@ -197,7 +211,33 @@ def _schedule(game: str, num_players: int, seats: int, total_games: int | None
     return assignments(num_players, seats)
 
 
-def _play_local(jobs: list[MatchJob], show: bool, unit: str) -> list[np.ndarray]:
+ROUNDS = 20  # with ``minutes``: the slices of every assignment's deals, played in turn
+
+
+def _play_rounds(jobs: list[MatchJob], show: bool, unit: str, seconds: float | None
+                 ) -> tuple[list[np.ndarray], int]:
+    """Every job's payoffs and the games each played: all of them, or with ``seconds`` the
+    rounds (the same slice of every job's games) until one ends past that time."""
+    total = sum(job.num_games for job in jobs)
+    if seconds is None:
+        with progress_bar(total, unit, show) as bar:
+            return _play_local(jobs, bar), jobs[0].num_games
+    bounds = even_bounds(jobs[0].num_games, min(ROUNDS, jobs[0].num_games))
+    parts: list[list[np.ndarray]] = [[] for _ in jobs]
+    start, played = time.perf_counter(), 0
+    with progress_bar(total, unit, show) as bar:
+        for lo, hi in zip(bounds[:-1], bounds[1:], strict=True):
+            pieces = [replace(job, first_game=job.first_game + lo, num_games=hi - lo)
+                      for job in jobs]
+            for k, payoffs in enumerate(_play_local(pieces, bar)):
+                parts[k].append(payoffs)
+            played = hi
+            if time.perf_counter() - start > seconds:
+                break
+    return [np.concatenate(p, axis=0) for p in parts], played
+
+
+def _play_local(jobs: list[MatchJob], bar: Any) -> list[np.ndarray]:
     """Every job's payoffs, in order. Tables of built-in players run side by side, one per
     Numba thread, each kernel on one thread: one launch of a parallel kernel waits for all its
     threads, which on a busy machine costs more than a small table's games (300 six-seat Zha
@@ -208,17 +248,16 @@ def _play_local(jobs: list[MatchJob], show: bool, unit: str) -> list[np.ndarray]
     side_by_side = [k for k, job in enumerate(jobs)
                     if all(seat.builtin is not None for seat in job.seats)] if threads > 1 else []
     out: list[np.ndarray | None] = [None] * len(jobs)
-    with progress_bar(sum(job.num_games for job in jobs), unit, show) as bar:
-        if len(side_by_side) > 1:
-            with ThreadPoolExecutor(threads) as pool:
-                for k, payoffs in zip(side_by_side, pool.map(
-                        _play_on_one_thread, [jobs[k] for k in side_by_side]), strict=True):
-                    out[k] = payoffs
-                    bar.update(jobs[k].num_games)
-        for k, job in enumerate(jobs):
-            if out[k] is None:
-                out[k] = play_match(job)
-                bar.update(job.num_games)
+    if len(side_by_side) > 1:
+        with ThreadPoolExecutor(threads) as pool:
+            for k, payoffs in zip(side_by_side, pool.map(
+                    _play_on_one_thread, [jobs[k] for k in side_by_side]), strict=True):
+                out[k] = payoffs
+                bar.update(jobs[k].num_games)
+    for k, job in enumerate(jobs):
+        if out[k] is None:
+            out[k] = play_match(job)
+            bar.update(job.num_games)
     return [payoffs for payoffs in out if payoffs is not None]
 
 
@@ -229,7 +268,8 @@ def _play_on_one_thread(job: MatchJob) -> np.ndarray:
 
 def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
             jobs: list[MatchJob], payoffs: list[np.ndarray], seats: int, num_games: int,
-            seed: int, duplicate: bool, options: dict[str, Any]) -> ArenaResult:
+            seed: int, duplicate: bool, options: dict[str, Any], stopped: bool = False
+            ) -> ArenaResult:
     labels = [e.label for e in entrants]
     per_player = np.concatenate([_by_player(p, s, len(labels))
                                  for p, s in zip(payoffs, schedule, strict=True)])
@@ -243,7 +283,8 @@ def _result(game: str, entrants: list[Entrant], schedule: list[tuple[int, ...]],
         matches[f"payoff_{label}"] = per_player[:, k]
     unit = unit_of(game)
     common = dict(game=game, players=tuple(labels), seats=seats, num_games=num_games, seed=seed,
-                  duplicate=duplicate, unit=unit, matches=matches, options=dict(options))
+                  duplicate=duplicate, unit=unit, matches=matches, options=dict(options),
+                  stopped=stopped)
     if is_cooperative(game):
         scores = np.nanmax(per_player, axis=1)  # every seated player has the team's score
         perfect = scores >= 25

@@ -51,6 +51,7 @@ class ArenaResult:
     selfplay: pd.DataFrame | None = field(default=None, repr=False)
     crossplay: pd.DataFrame | None = field(default=None, repr=False)
     options: dict[str, Any] | None = None
+    stopped: bool = False  # ``minutes`` ran out: fewer games per assignment than asked
 
     @property
     def min_units(self) -> int:

@@ -20,6 +20,7 @@ ARENA_TOTAL = 10_000  # games in all by default (a balanced schedule)
 ARENA_FLAGS: dict[str, str] = {"players": "--players", "num_games": "--per-assignment",
                                "total_games": "--games",
                                "seed": "--seed", "duplicate": "--duplicate",
+                               "minutes": "--minutes",
                                "num_threads": "--threads", "num_shards": "--shards",
                                "cpus_per_shard": "--cpus-per-shard", "address": "--address"}
 
@@ -35,6 +36,9 @@ def _add_arena(p: argparse.ArgumentParser) -> None:
                    help=f"games in all ({ARENA_TOTAL}), spread by a balanced schedule: each player "
                         "equally often in each seat and each pair equally often at a table, "
                         "the same games per seat assignment (every assignment when they fit)")
+    p.add_argument("--minutes", type=float, metavar="M",
+                   help="stop cleanly after about M minutes with the games played so far "
+                        "(every seat assignment the same deals), tables and CIs included")
     p.add_argument("--per-assignment", type=int, metavar="N",
                    help="instead of --games: every seat assignment (the exhaustive schedule), "
                         "N games each")
@@ -100,7 +104,8 @@ def _arena(args: argparse.Namespace) -> int:
             games = ({"total_games": ARENA_TOTAL if args.games is None else args.games}
                      if args.per_assignment is None else {"num_games": args.per_assignment})
             result = arena(args.game, players, seed=args.seed, duplicate=args.duplicate,
-                           progress=None, **games, **ray_options, **options)
+                           progress=None, minutes=args.minutes, **games, **ray_options,
+                           **options)
     except (ValueError, TypeError) as exc:
         raise CLIError(flagged(exc, ARENA_FLAGS)) from None
     elapsed = time.perf_counter() - start
@@ -110,6 +115,9 @@ def _arena(args: argparse.Namespace) -> int:
               f"{result.ci_unit}s (fewer than {MIN_UNITS}): read them as rough; give more "
               f"--games",
               file=sys.stderr)
+    if result.stopped:
+        print(f"note: stopped after --minutes {args.minutes:g}: {result.num_games:,} games per "
+              f"seat assignment played (every assignment the same deals)", file=sys.stderr)
     played = len(result.matches)
     print(f"played {played:,} games in {elapsed:.2f} s ({played / max(elapsed, 1e-9):,.0f} "
           f"games/s, kernel load/compile included)")
