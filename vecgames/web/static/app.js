@@ -321,8 +321,16 @@ function movesPanel(msg) {
 
 let moveInFlight = false;
 
+// The second click of a double-click (the browser counts it: event.detail 2) is never a move:
+// the server may have answered the first already, and the click would land on a new button.
+document.addEventListener("click", (e) => {
+  if (e.detail > 1 && e.target instanceof Element && e.target.closest("#moves")) {
+    e.stopPropagation();
+  }
+}, true);
+
 // One move at a time: the buttons are disabled until the server answers (a double-click plays
-// once), and the move names the version it was chosen on, so the server refuses (409) a move
+// once, see above), and the move names the version it was chosen on, so the server refuses (409) a move
 // made on a table that has changed since; the page then shows the table as it is now.
 async function sendMove(msg, body) {
   if (moveInFlight) return;
