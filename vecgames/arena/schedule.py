@@ -95,8 +95,8 @@ def balanced_assignments(num_players: int, num_seats: int, budget: int
     else:  # x -> m x + r: 2-transitive when k is prime
         relabel = [tuple((m * x + r) % k for x in range(k))
                    for m in range(1, k) if gcd(m, k) == 1 for r in range(k)]
-        bases = list(permutations(range(k), n))
-    candidates = _spread(bases, k, n, budget, len(relabel))
+        bases = _injective_seatings(k, n)
+    candidates = _spread(bases, budget, len(relabel))
     exact = k < n or prime  # every orbit is balanced: take them in order
     out: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
@@ -159,13 +159,26 @@ def _canonical_seatings(k: int, n: int) -> list[tuple[int, ...]]:
     return grow((), 0)
 
 
-def _spread(listed: list[tuple[int, ...]], k: int, n: int, budget: int, orbit: int
-            ) -> list[tuple[int, ...]]:
+def _injective_seatings(k: int, n: int) -> list[tuple[int, ...]]:
+    """Seatings of n different players out of k (k >= n): all of them, or past
+    ``MAX_ASSIGNMENTS`` that many drawn from a fixed stream (the same list every time)."""
+    if count_assignments(k, n) <= MAX_ASSIGNMENTS:
+        return list(permutations(range(k), n))
+    import numpy as np
+
+    rng = np.random.default_rng(k * 1_000 + n)
+    drawn = (tuple(int(p) for p in rng.permutation(k)[:n]) for _ in range(MAX_ASSIGNMENTS))
+    return list(dict.fromkeys(drawn))
+
+
+def _spread(listed: list[tuple[int, ...]], budget: int, orbit: int) -> list[tuple[int, ...]]:
     """The bases of as many orbits as the budget holds (at least one), spread evenly over
-    ``listed`` in its order, so the seatings differ in their shape."""
+    ``listed`` in its order, so the seatings differ in their shape; then the rest, in case
+    orbits overlap."""
     wanted = max(1, budget // max(orbit, 1))
     if wanted >= len(listed):
         return listed
     step = len(listed) / wanted
     picks = [listed[int(i * step)] for i in range(wanted)]
-    return picks + [b for b in listed if b not in set(picks)]  # the rest, if orbits overlap
+    chosen = set(picks)
+    return picks + [b for b in listed if b not in chosen]
