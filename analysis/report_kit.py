@@ -169,6 +169,24 @@ def write_tables(tables: Mapping[str, pd.DataFrame], path_md: Path
     return stem, written
 
 
+def time_lines(elapsed: float | None, count: int, unit: str = "games") -> list[str]:
+    """The report's line on how long the simulation took and its rate (none without a time)."""
+    if elapsed is None:
+        return []
+    rate = f" ({count / elapsed:,.0f} {unit}/s)" if elapsed > 0 else ""
+    return [f"- simulation time: {elapsed:.2f} s{rate}"]
+
+
+def frame_line(label: str, df: pd.DataFrame, games: int) -> str:
+    """One run of a report over several: its games, policy, seed and rules."""
+    a = df.attrs
+    text = (f"- **{label}**: {games:,} games, policy {policy_text(a.get('policy', label))}, "
+            f"seed {a.get('seed', '?')}")
+    if "rules" in a:
+        text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
+    return text
+
+
 def finish_report(lines: list[str], path_md: Path, t0: float, csv_stem: str | None = None
                   ) -> None:
     """Write the report's Markdown ``lines`` to ``path_md``, closed by the time it took since

@@ -13,7 +13,8 @@ from ..cli_args import (
     flagged,
 )
 from ..games.catalog import game_names
-from .common import _add_backend, _add_rules, _check_output, _out_folder, _ray_options
+from ..games.rule_flags import add_rule_texts
+from .common import _add_backend, _check_output, _out_folder, _ray_options
 
 ARENA_TOTAL = 10_000  # games in all by default (a balanced schedule)
 # Library argument name -> flag of the arena command, to name the flag in error messages.
@@ -87,7 +88,7 @@ def _arena(args: argparse.Namespace) -> int:
                            ) from None
     csv_dir = _out_folder(args.csv, "--csv")
     replay_dir = _out_folder(args.replays, "--replays")
-    options = _add_rules(args.game, args.rule, {} if args.num_players is None
+    options = add_rule_texts(args.game, args.rule, {} if args.num_players is None
                          else {"num_players": args.num_players})
     ray_options = _ray_options(args)
     if not ray_options:

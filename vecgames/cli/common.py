@@ -7,7 +7,6 @@ import os
 from typing import Any
 
 from ..cli_args import CLIError
-from ..games.rule_flags import add_rule_texts
 
 
 def _add_backend(p: argparse.ArgumentParser) -> None:
@@ -43,12 +42,6 @@ def _ray_options(args: argparse.Namespace) -> dict[str, Any]:
                        'pip install -e ".[ray]"') from None
     return {"backend": "ray", "address": args.address, "num_shards": args.shards,
             "cpus_per_shard": args.cpus_per_shard}
-
-
-def _add_rules(game: str, texts: list[str], options: dict[str, Any]) -> dict[str, Any]:
-    """``options`` plus the ``--rule KEY=VALUE`` texts of ``game``; a key given twice is an
-    error."""
-    return add_rule_texts(game, texts, options)
 
 
 def _policy(text: str) -> str | list[str]:

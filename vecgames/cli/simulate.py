@@ -16,9 +16,9 @@ from ..cli_args import (
     seat_flags,
 )
 from ..games.catalog import game_names, spec_of, specs
-from ..games.rule_flags import add_rule_flags, flag_of_arg, rule_options
+from ..games.rule_flags import add_rule_flags, add_rule_texts, flag_of_arg, rule_options
 from .arena import ARENA_FLAGS
-from .common import _add_backend, _add_rules, _check_output, _policy, _ray_options
+from .common import _add_backend, _check_output, _policy, _ray_options
 
 # Games per seat assignment of the arena that `simulate --report` runs among distinct players.
 ARENA_GAMES = 2_000
@@ -109,7 +109,7 @@ def _simulate(args: argparse.Namespace) -> int:
     _check_output(args.report, "--report", create=True)
     _check_output(args.csv, "--csv")
     seats = {} if args.num_players is None else {"num_players": args.num_players}
-    options = _add_rules(args.game, args.rule, seats | rule_options(args))
+    options = add_rule_texts(args.game, args.rule, seats | rule_options(args))
     kwargs = dict(players=_policy(args.policy), seed=args.seed, **options)
     if args.summary:  # only when asked: play_games (checkpoint players) has no summary
         kwargs.update(summary=True)

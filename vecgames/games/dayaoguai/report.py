@@ -44,10 +44,11 @@ from vecgames.analysis.report_kit import (
     as_frames,
     figure_class,
     finish_report,
+    frame_line,
     md_table,
     mean_ci,
-    policy_text,
     simulate_policies,
+    time_lines,
     write_tables,
 )
 from vecgames.analysis.seat_players import player_seats, seat_labels
@@ -495,22 +496,13 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
     lines = [f"# {title}", "",
              "Statistics of simulated Da Yaoguai 打妖怪 games "
              "(`vecgames.simulate(\"dayaoguai\", ...)`), one row per game in the raw data.", ""]
-    for label, df in frames.items():
-        a = df.attrs
-        text = (f"- **{label}**: {len(df):,} games, policy "
-                f"{policy_text(a.get('policy', label))}, seed {a.get('seed', '?')}")
-        if "rules" in a:
-            text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
-        lines.append(text)
+    lines += [frame_line(label, df, len(df)) for label, df in frames.items()]
     lines += ["", "**Truncated games** (cut at max_steps, left out of the per-seat outcomes "
               "below): " + "; ".join(
                   f"{label} {100 * (cut := int(df['truncated'].sum())) / max(len(df), 1):.2f}%"
                   f" ({cut:,} of {len(df):,}, max_steps {_max_steps(df)})"
                   for label, df in frames.items()), ""]
-    if elapsed is not None:
-        games = sum(len(df) for df in frames.values())
-        rate = f" ({games / elapsed:,.0f} games/s)" if elapsed > 0 else ""
-        lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    lines += time_lines(elapsed, sum(len(df) for df in frames.values()))
     lines += ["", "Steps = actions taken (plays and pickups). A game is truncated when it "
               "reaches max_steps with two or more seats still holding cards. Beans = the bean "
               "transfers of the game (a pickup of n cards costs n·base·(P-1), every other seat "

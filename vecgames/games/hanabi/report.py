@@ -33,10 +33,11 @@ from vecgames.analysis.report_kit import (
     Frames,
     as_frames,
     finish_report,
+    frame_line,
     md_table,
     plot_section,
-    policy_text,
     simulate_policies,
+    time_lines,
     write_tables,
 )
 from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
@@ -271,18 +272,9 @@ def _intro(frames: dict[str, pd.DataFrame], elapsed: float | None, title: str) -
     lines = [f"# {title}", "",
              "Statistics of simulated Hanabi games (`vecgames.simulate(\"hanabi\", ...)`), "
              "one row per game in the raw data.", ""]
-    for label, df in frames.items():
-        a = df.attrs
-        games = int(score_counts(df).sum())
-        text = f"- **{label}**: {games:,} games, policy {policy_text(a.get('policy', label))}"
-        text += f", seed {a.get('seed', '?')}"
-        if "rules" in a:
-            text += ", rules " + ", ".join(f"{k}={v}" for k, v in a["rules"].items())
-        lines.append(text)
-    if elapsed is not None:
-        games = sum(int(score_counts(df).sum()) for df in frames.values())
-        rate = f" ({games / elapsed:,.0f} games/s)" if elapsed > 0 else ""
-        lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    games = {label: int(score_counts(df).sum()) for label, df in frames.items()}
+    lines += [frame_line(label, df, games[label]) for label, df in frames.items()]
+    lines += time_lines(elapsed, sum(games.values()))
     lines += ["", "Score = the game's return: the firework total, or 0 when the lives ran out "
               "(a perfect game scores 25). CI95 = half-width of the 95% confidence interval of "
               "the mean (mean ± 1.96·s/√n, s the sample std); ci_low..ci_high its bounds. "

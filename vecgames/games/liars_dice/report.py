@@ -35,6 +35,7 @@ from vecgames.analysis.report_kit import (
     plot_section,
     policy_text,
     rate_ci,
+    time_lines,
     write_tables,
 )
 from vecgames.analysis.seat_players import player_seats, ratio, seat_labels
@@ -307,9 +308,7 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
              f"- seed: {a.get('seed', 'unknown')}"]
     if "rules" in a:
         lines.append("- rules: " + ", ".join(f"{k}={v}" for k, v in a["rules"].items()))
-    if elapsed is not None:
-        rate = f" ({matches / elapsed:,.0f} matches/s)" if elapsed > 0 else ""
-        lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    lines += time_lines(elapsed, matches, "matches")
     counting = ("its face plus the wild ones" if is_basic(df) else
                 "飞 fei: its face plus the wild ones; 斋 zhai: the face alone")
     lines += ["", "A round ends with a challenge: all dice are shown and `actual` counts the "

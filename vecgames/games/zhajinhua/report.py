@@ -26,6 +26,7 @@ from vecgames.analysis.report_kit import (
     md_table,
     plot_hist,
     policy_text,
+    time_lines,
     write_tables,
 )
 from vecgames.analysis.seat_players import mean_ci95, player_seats, ratio, seat_labels
@@ -313,9 +314,7 @@ def _intro(df: pd.DataFrame, elapsed: float | None, title: str) -> list[str]:
              f"- seed: {a.get('seed', 'unknown')}"]
     if "rules" in a:
         lines.append(f"- rules: {_rules_text(a['rules'])}")
-    if elapsed is not None:
-        rate = f" ({games / elapsed:,.0f} games/s)" if elapsed > 0 else ""
-        lines.append(f"- simulation time: {elapsed:.2f} s{rate}")
+    lines += time_lines(elapsed, games)
     lines += ["", "Win rate = share of the pot won (a split pot counts 1/k for each of k "
               f"winners); a seat with no edge wins 1/{n} = {100 / n:.2f}%. Chips = chip change "
               "per game (antes and bets included; chips sum to 0 over the seats of a game). "
