@@ -87,10 +87,16 @@ def t95(units: int) -> float:
 def unit_means(values: np.ndarray, deals: np.ndarray) -> np.ndarray:
     """The mean of ``values`` per distinct deal, in increasing deal order."""
     offset = deals - deals.min()  # deals are game indices: count them in place, no sort
-    counts = np.bincount(offset)
-    sums = np.bincount(offset, weights=values)
+    return deal_means(values, offset, int(offset.max()) + 1)[1]
+
+
+def deal_means(values: np.ndarray, offsets: np.ndarray, size: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """(which of the ``size`` deals were played, bool; the mean of ``values`` per played deal
+    in increasing order), the deals given as ``offsets`` in ``0 .. size - 1``."""
+    counts = np.bincount(offsets, minlength=size)
     played = counts > 0
-    return sums[played] / counts[played]
+    return played, np.bincount(offsets, weights=values, minlength=size)[played] / counts[played]
 
 
 def mean_ci(units: np.ndarray) -> tuple[float, float, float]:

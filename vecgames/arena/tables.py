@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .ratings import bradley_terry
-from .stats import mean_ci, t95
+from .stats import deal_means, mean_ci, t95
 
 
 class PairUnits(NamedTuple):
@@ -37,9 +37,7 @@ def pair_units(payoffs: np.ndarray, deals: np.ndarray) -> dict[tuple[int, int], 
             if not both.any():
                 continue
             values = (payoffs[both, i] - payoffs[both, j]) / 2.0
-            counts = np.bincount(unit[both], minlength=size)
-            played = counts > 0
-            means = np.bincount(unit[both], values, size)[played] / counts[played]
+            played, means = deal_means(values, unit[both], size)
             games = int(np.count_nonzero(both))
             out[i, j] = PairUnits(games, played, means)
             out[j, i] = PairUnits(games, played, -means)
