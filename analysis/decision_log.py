@@ -68,15 +68,14 @@ def decision_log(game: str, players: Any, num_games: int, before: Before | None 
     per seat, as ``simulate(players=...)``) and the rule options; ``attrs["players"]``: the
     seat labels, ``attrs["games"]``: ``num_games``."""
     import vecgames
-    from vecgames.simulators.mixed import Table, play_wave
+    from vecgames.simulators.mixed import Table, play_rows
 
     table = Table(game, players, options)
     env = vecgames.make(game, num_envs=min(num_games, num_envs), seed=seed,
                         **table.env_options)
     table.check_env(env)
     recorder = DecisionRecorder(before, after)
-    for start in range(0, num_games, env.num_envs):
-        play_wave(env, table, recorder, seed, 0, start, min(env.num_envs, num_games - start))
+    play_rows(env, table, recorder, seed, np.arange(num_games), None, None)
     log = recorder.frame()
     log.attrs.update(players=list(table.labels), games=num_games)
     return log

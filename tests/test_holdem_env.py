@@ -391,3 +391,5 @@ def test_exact_interface_rejects_a_negative_kind():
     env.reset()
     with pytest.raises(ValueError, match="env 1: kind -1 .*unknown action kind"):
         env.step_amounts([R.CALL, -1], [0, 0])
+    with pytest.raises(TypeError, match="wait must be 2 bools"):
+        env.step_amounts([R.CALL, R.CALL], [0, 0], wait=[0, 1])

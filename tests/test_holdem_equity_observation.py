@@ -58,3 +58,19 @@ def test_a_seed_gives_the_same_observations():
         obs, *_ = env.step(np.ones(16, np.int64))
         runs.append(obs.copy())
     np.testing.assert_array_equal(*runs)
+
+
+def test_a_waiting_env_keeps_its_equity_and_its_stream():
+    """The equity block draws its deals from the env's stream: an env given WAIT (in
+    ``step``, or ``wait=`` in ``step_amounts``) keeps both, as the env contract says."""
+    env = vecgames.make("holdem", num_envs=3, observation="equity", seed=1)
+    obs, _ = env.reset()
+    before, streams = obs.copy(), env._rng.copy()
+    obs, *_ = env.step(np.full(3, -1))
+    np.testing.assert_array_equal(obs, before)
+    np.testing.assert_array_equal(env._rng, streams)
+    obs, *_ = env.step_amounts(np.ones(3, np.int64), np.zeros(3, np.int64),
+                               wait=np.array([True, False, True]))
+    np.testing.assert_array_equal(obs[[0, 2]], before[[0, 2]])
+    np.testing.assert_array_equal(env._rng[[0, 2]], streams[[0, 2]])
+    assert env._rng[1] != streams[1]  # the one that moved drew its new equity

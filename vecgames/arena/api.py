@@ -21,7 +21,7 @@ from ..core.simulation import even_bounds, numba_threads, progress_bar, show_pro
 from ..core.validation import check_bool, check_int, check_list, check_number
 from ..games.catalog import make, rules_module, spec_of
 from ..simulators import simulation_module
-from .matches import MatchJob, play_match
+from .matches import MatchJob, play_match, play_matches_together
 from .payoffs import is_cooperative, no_duplicate_reason, unit_of
 from .players import (
     Entrant,
@@ -211,6 +211,9 @@ def _schedule(game: str, num_players: int, seats: int, total_games: int | None
     return assignments(num_players, seats)
 
 
+# envs of the tables with other players, played together: a network's forward pass covers
+# the rows where it acts at any of them
+TOGETHER_ENVS = 8192
 ROUNDS = 20  # with ``minutes``: the slices of every assignment's deals, played in turn
 
 
@@ -242,8 +245,9 @@ def _play_local(jobs: list[MatchJob], bar: Any) -> list[np.ndarray]:
     Numba thread, each kernel on one thread: one launch of a parallel kernel waits for all its
     threads, which on a busy machine costs more than a small table's games (300 six-seat Zha
     Jin Hua tables of 500 games on a loaded 2-core machine: 3.9-6.3 s one after another,
-    0.8-1.2 s side by side). Other tables run one after another (a Python player need not be
-    thread-safe)."""
+    0.8-1.2 s side by side). The other tables play together in one env on this thread (a
+    Python player need not be thread-safe), so that each of their players answers for all
+    its tables in one call (``matches.play_matches_together``)."""
     threads = numba.get_num_threads()
     side_by_side = [k for k, job in enumerate(jobs)
                     if all(seat.builtin is not None for seat in job.seats)] if threads > 1 else []
@@ -254,10 +258,17 @@ def _play_local(jobs: list[MatchJob], bar: Any) -> list[np.ndarray]:
                     _play_on_one_thread, [jobs[k] for k in side_by_side]), strict=True):
                 out[k] = payoffs
                 bar.update(jobs[k].num_games)
-    for k, job in enumerate(jobs):
-        if out[k] is None:
-            out[k] = play_match(job)
-            bar.update(job.num_games)
+    rest = [k for k, job in enumerate(jobs) if out[k] is None]
+    builtin = [k for k in rest if all(seat.builtin is not None for seat in jobs[k].seats)]
+    for k in builtin:  # (one thread)
+        out[k] = play_match(jobs[k])
+        bar.update(jobs[k].num_games)
+    others = [k for k in rest if k not in set(builtin)]
+    if others:
+        for k, payoffs in zip(others, play_matches_together([jobs[k] for k in others],
+                                                             bar.update, TOGETHER_ENVS),
+                              strict=True):
+            out[k] = payoffs
     return [payoffs for payoffs in out if payoffs is not None]
 
 

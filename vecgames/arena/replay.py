@@ -48,7 +48,7 @@ def replay_env(game: str, options: Mapping[str, Any], seed: int, deal: int) -> A
     env.reset()
     begin = getattr(spec_of(game).load("simulate"), "wave_start", None)
     if begin is not None:
-        begin(env, deal)
+        begin(env, np.array([deal], np.int64))
     return env
 
 

@@ -99,13 +99,27 @@ class GameRecorder:
 
     def frame(self, **attrs: Any) -> pd.DataFrame:
         """The table of ``simulate`` for these games, with ``attrs`` added."""
-        if not self._ended.all():
-            missing = np.flatnonzero(~self._ended)
-            raise ValueError(f"{missing.size} of {self.num_games} {self.game} games never "
-                             f"ended (first: game {int(missing[0])}); play them to the end")
-        job = SimJob(self.game, self.num_games, self.first_game, self.seed, False,
-                     self.params())
-        df = self.simulate_frame(job, self.out)
+        return self.part_frame(0, self.num_games, self.first_game, **attrs)
+
+    def part_frame(self, lo: int, hi: int, first_game: int, **attrs: Any) -> pd.DataFrame:
+        """The table of ``simulate`` for games ``lo .. hi - 1`` of these, numbered from
+        ``first_game`` (one recorder can record several tables' games, each its own frame),
+        with ``attrs`` added. Without ``record_actions``: its counts are not per game."""
+        ended = self._ended[lo:hi]
+        if not ended.all():
+            missing = np.flatnonzero(~ended)
+            raise ValueError(f"{missing.size} of {hi - lo} {self.game} games never "
+                             f"ended (first: game {lo + int(missing[0])}); play them to the end")
+        out = self.out
+        if (lo, hi) != (0, self.num_games):
+            if self.record_actions:
+                raise ValueError("record_actions counts moves over all the games: a part of "
+                                 "them has no frame of its own")
+            # every output holds a fixed number of rows per game (Liar's Dice: per round)
+            out = {k: v[lo * (len(v) // self.num_games):hi * (len(v) // self.num_games)]
+                   for k, v in out.items()}
+        job = SimJob(self.game, hi - lo, first_game, self.seed, False, self.params())
+        df = self.simulate_frame(job, out)
         df.attrs[self.policy_attr] = labels(attrs.get("players"), self.num_players)
         df.attrs.update(attrs)
         return df

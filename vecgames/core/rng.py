@@ -87,6 +87,13 @@ def seed_streams(rng, seed, first_index):
         rng[j] = stream_start(seed, first_index + j)
 
 
+@jit(parallel=False)
+def seed_streams_at(rng, seed, indices):
+    """Set ``rng[j]`` to the start of stream ``indices[j]``."""
+    for j in range(rng.shape[0]):
+        rng[j] = stream_start(seed, indices[j])
+
+
 @jit
 def seed_stream(rng, i, seed, index):
     """``rng[i] = stream_start(seed, index)``, as a call: a direct store to a NamedTuple's

@@ -56,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from .jit import jit
-from .rng import check_seed, seed_streams
+from .rng import check_seed, seed_streams, seed_streams_at
 from .snapshot import EnvSnapshot, check_fits, check_rows, env_key, row_arrays, take
 from .validation import MAX_NUM_ENVS, check_actions, check_choice, check_int, check_number
 
@@ -139,6 +139,33 @@ class VecEnv:
             self._seed = check_seed(seed)
         if seed is not None or not self._started:
             seed_streams(self._rng, self._seed, self.env_offset)
+        return self._deal_all()
+
+    def deal(self, games: Any, seed: int | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Deal game ``games[i]`` in env ``i``: a reset whose env i draws from the stream of
+        global index ``games[i]`` (any indices, in any order; ``reset`` gives env i the
+        stream ``env_offset + i``). With ``seed``, reseed first. One env can so play the
+        games of several tables, each its own deals (the arena's tables). Bad ``games``
+        raise before anything changes."""
+        arr = np.asarray(games)
+        if arr.dtype == np.bool_ or not np.issubdtype(arr.dtype, np.integer):
+            raise TypeError(f"games must be integer game indices, got dtype {arr.dtype}")
+        if arr.shape != (self.num_envs,):
+            raise ValueError(f"games must have one index per env, shape ({self.num_envs},), "
+                             f"got {arr.shape}")
+        if arr.size and (arr.min() < 0 or arr.max() > 2**62):
+            raise ValueError("games must be indices in [0, 2**62]")
+        if seed is not None:
+            self._seed = check_seed(seed)
+        self._restart_deals()
+        seed_streams_at(self._rng, self._seed, arr.astype(np.int64))
+        return self._deal_all()
+
+    def _restart_deals(self) -> None:
+        """What a game restarts when its streams are reseeded (Hold'em: the rotating
+        button); default: nothing."""
+
+    def _deal_all(self) -> tuple[np.ndarray, dict[str, Any]]:
         self._reset_all()
         self._reward[:] = 0.0
         self._terminated[:] = False

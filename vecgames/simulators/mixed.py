@@ -11,6 +11,8 @@ game's Recorder (``vecgames.games.<game>.record``) builds that frame.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -18,7 +20,7 @@ import pandas as pd
 
 from ..core.rng import check_seed
 from ..core.simulation import numba_threads, progress_bar, show_progress
-from ..core.validation import check_bool, check_int
+from ..core.validation import check_bool, check_int, check_list
 from ..games.catalog import make, rules_module, spec_of
 from ..policies.builtin import BuiltinPlayer, takes_threshold
 from ..policies.human import HumanPlayer
@@ -58,11 +60,72 @@ def play_games(game: str, players: Any, num_games: int, seed: int = 0, first_gam
     table.check_env(env)
     recorder = new_recorder(game, env, num_games, record, first_game, seed)
     with numba_threads(table.num_threads), progress_bar(num_games, "games", show) as bar:
-        for start in range(0, num_games, envs):
-            count = min(envs, num_games - start)
-            play_wave(env, table, recorder, seed, first_game, start, count)
-            bar.update(count)
+        play_rows(env, table, recorder, seed, first_game + np.arange(num_games), None, bar)
     return recorder.frame(players=list(table.labels), **table.frame_attrs)
+
+
+def play_tables(game: str, tables: Sequence[Any], num_games: int, seed: int = 0,
+                first_game: int | Sequence[int] = 0, num_envs: int | None = None,
+                progress: bool | None = None, on_games: Callable[[int], None] | None = None,
+                **options: Any) -> list[pd.DataFrame]:
+    """``play_games`` at several tables at once: table t (a players spec, as ``play_games``
+    takes) plays games ``first_game[t] .. first_game[t] + num_games - 1`` (``first_game``:
+    one per table, or one for all: the same deals at every table), and its frame is the one
+    ``play_games`` gives for those games, bit for bit (for players that draw from their own
+    generator, as a sampling checkpoint does: the same distribution, not the same draws).
+
+    Every table's games share one env and its waves, so a player seated at several tables
+    answers for all of them in one call (one forward pass of a network over the rows where it
+    acts at any table). The tables' env options (the call's merged with their players') must
+    agree. ``on_games(n)``: called as each wave's n games end (a caller's own progress).
+    Bad input raises before any game starts."""
+    specs = check_list(tables, "tables", "tables (one players spec each)")
+    if not specs:
+        raise ValueError("tables must hold at least one table")
+    built = [Table(game, spec, options) for spec in specs]
+    for table in built:
+        for player, label, _ in table.groups:
+            if isinstance(player, HumanPlayer):
+                raise ValueError(f"play_tables plays many tables without a person: the human "
+                                 f"player {label!r} can sit at one table (play_games)")
+    first = built[0]
+    for table in built[1:]:
+        key = different_option(first.env_options, table.env_options)
+        if key is not None:
+            raise ValueError(f"the tables' players need different {key!r} "
+                             f"({first.env_options.get(key)!r} and "
+                             f"{table.env_options.get(key)!r}): play them in separate calls")
+    num_games = check_int(num_games, "num_games", 1, 2**40)
+    firsts = ([first_game] * len(built) if isinstance(first_game, (int, np.integer)) else
+              check_list(first_game, "first_game", "one first game per table"))
+    if len(firsts) != len(built):
+        raise ValueError(f"first_game must be one int or one per table ({len(built)}), got "
+                         f"{len(firsts)}")
+    firsts = [check_int(f, "first_game", 0, 2**62) for f in firsts]
+    seed = int(check_seed(seed))
+    total = num_games * len(built)
+    envs = min(total, DEFAULT_ENVS if num_envs is None else
+               check_int(num_envs, "num_envs", 1, 2**24))
+    env = make(game, num_envs=envs, seed=seed, **first.env_options)
+    for table in built:
+        table.check_env(env)
+    recorder = new_recorder(game, env, total, False, 0, seed)
+    games = (np.asarray(firsts, np.int64)[:, None] + np.arange(num_games)).ravel()
+    with numba_threads(first.num_threads), \
+            progress_bar(total, "games", show_progress(progress)) as bar:
+        play_rows(env, Seating(built), recorder, seed, games,
+                  np.repeat(np.arange(len(built)), num_games), bar, on_games)
+    return [recorder.part_frame(t * num_games, (t + 1) * num_games, f,
+                                players=list(table.labels), **table.frame_attrs)
+            for t, (table, f) in enumerate(zip(built, firsts, strict=True))]
+
+
+def different_option(a: dict[str, Any], b: dict[str, Any]) -> str | None:
+    """The first env option on which ``a`` and ``b`` differ (one missing counts), or None."""
+    for key in sorted(set(a) | set(b)):
+        if key not in a or key not in b or not same_option(a[key], b[key]):
+            return key
+    return None
 
 
 def builtin_policy(game: str, spec: Any) -> str | list[str] | None:
@@ -107,6 +170,7 @@ class Table:
                 raise ValueError(f"{game}'s built-in player {p.name!r} plays only in "
                                  f"simulate's kernels (with built-in players only)")
         self.game, self.seats = game, items
+        self.seats_count = len(items)
         # distinct players in seat order, each with the seats it holds (equal built-ins are
         # one player: one kernel call, one label)
         keys = [player_key(p) for p in items]
@@ -140,6 +204,37 @@ class Table:
                 raise ValueError(f"player {label!r} chooses among {actions} actions, but "
                                  f"{self.game} with these options has {env.num_actions} (the "
                                  f"expected count; env options {self.env_options})")
+
+
+class Seating:
+    """Several tables' players in one env: each distinct player (``player_key``) once, and
+    per table the seats it holds there (``seats[t, group]``, with the extra False column of
+    a ``WAIT`` row's seat)."""
+
+    def __init__(self, tables: list[Table]):
+        index: dict[Any, int] = {}
+        self.players: list[Any] = []
+        labels: list[str] = []  # a player's label at the first table that seats it
+        for table in tables:
+            for player, label, _ in table.groups:
+                if index.setdefault(player_key(player), len(self.players)) == len(self.players):
+                    self.players.append(player)
+                    labels.append(label)
+        self.labels = labels
+        self.seats = np.zeros((len(tables), len(self.players), tables[0].seats_count + 1),
+                              np.bool_)
+        for t, table in enumerate(tables):
+            for player, _, seats in table.groups:
+                self.seats[t, index[player_key(player)]] = seats
+
+    def rows(self, row_tables: np.ndarray) -> Any:
+        """The seats of a wave whose env i plays at table ``row_tables[i]``: an object with
+        ``players`` and ``groups`` (player, label, bool ``[envs, seats + 1]``), as ``choose``
+        reads a ``Table``'s."""
+        per_row = self.seats[row_tables]  # [envs, groups, seats + 1]
+        groups = [(p, label, per_row[:, g]) for g, (p, label)
+                  in enumerate(zip(self.players, self.labels, strict=True))]
+        return SimpleNamespace(players=self.players, groups=groups)
 
 
 def player_key(player: Any) -> Any:
@@ -205,18 +300,41 @@ def new_recorder(game: str, env: Any, num_games: int, record_actions: bool, firs
                            first_game=first_game, seed=seed)
 
 
-# -- one wave ------------------------------------------------------------------------------
-def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int, start: int,
+# -- waves ---------------------------------------------------------------------------------
+def play_rows(env: Any, seated: Any, recorder: Any, seed: int, games: np.ndarray,
+              row_tables: np.ndarray | None, bar: Any,
+              on_games: Callable[[int], None] | None = None) -> None:
+    """Recorder ids ``0 .. len(games) - 1``, id k the global game ``games[k]``, in waves of
+    ``env.num_envs``; ``seated``: a ``Table``, or a ``Seating`` whose table
+    ``row_tables[k]`` plays id k. ``bar`` (a progress bar, or None) and ``on_games`` hear
+    of each wave's games."""
+    total, b = len(games), env.num_envs
+    for start in range(0, total, b):
+        count = min(b, total - start)
+        ids = np.minimum(start + np.arange(b), total - 1)  # idle envs: a dealt game, unrecorded
+        if row_tables is None:
+            wave = seated
+            dealt = games[start] + np.arange(b)  # (contiguous: env i the stream of game + i)
+        else:
+            wave = seated.rows(row_tables[ids])
+            dealt = games[ids]
+        play_wave(env, wave, recorder, seed, dealt, start, count)
+        if bar is not None:
+            bar.update(count)
+        if on_games is not None:
+            on_games(count)
+
+
+def play_wave(env: Any, table: Any, recorder: Any, seed: int, dealt: np.ndarray, start: int,
               count: int) -> None:
-    """Games ``start .. start + count - 1`` (indices into the call's range) in envs
-    ``0 .. count - 1``; the other envs wait."""
+    """Recorder ids ``start .. start + count - 1`` in envs ``0 .. count - 1``, env i dealt
+    global game ``dealt[i]``; the other envs wait."""
     b = env.num_envs
-    env.env_offset = first_game + start  # env i: the stream of game first_game + start + i
-    obs, info = env.reset(seed=seed)
+    obs, info = env.deal(dealt, seed=seed)
     # a game whose simulate deals a wave in its own way (Hold'em's rotating button) says how
     begin = getattr(spec_of(env.name).load("simulate"), "wave_start", None)
     if begin is not None:
-        obs, info = begin(env, first_game + start)
+        obs, info = begin(env, dealt)
     game_ids = np.where(np.arange(b) < count, start + np.arange(b), -1)
     active = game_ids >= 0
     while active.any():
@@ -225,7 +343,8 @@ def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int,
         if exact is None:
             obs, reward, terminated, truncated, info = env.step(actions)
         else:
-            obs, reward, terminated, truncated, info = env.step_amounts(*exact)
+            obs, reward, terminated, truncated, info = env.step_amounts(
+                *exact, wait=actions == WAIT)
         recorder.after_step(env, reward, terminated, truncated, info, game_ids)
         ended = np.flatnonzero(active & (terminated | truncated))
         if ended.size:
@@ -237,17 +356,19 @@ def play_wave(env: Any, table: Table, recorder: Any, seed: int, first_game: int,
                     reset(ended)
 
 
-def choose(env: Any, table: Table, obs: np.ndarray, info: dict[str, Any],
+def choose(env: Any, table: Any, obs: np.ndarray, info: dict[str, Any],
            active: np.ndarray) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
     """Every acting row's action from its seat's player (``WAIT`` elsewhere); for a Hold'em
     table where a player answered with exact (kind, amount) pairs, also (kinds, amounts)
-    for ``env.step_amounts``."""
+    for ``env.step_amounts``. ``table``: a ``Table`` (its groups' seats the same in every
+    env) or ``Seating.rows`` (per env)."""
     mask = info["action_mask"]
     current = np.where(active, info["current_player"], env.num_players)
+    every = np.arange(env.num_envs)
     actions = np.full(env.num_envs, WAIT, np.int64)
     exact_rows, exact_pairs = [], []
     for player, label, seats in table.groups:
-        rows = np.flatnonzero(seats[current])
+        rows = np.flatnonzero(seats[current] if seats.ndim == 1 else seats[every, current])
         if rows.size == 0:
             continue
         ids, pairs = checked_answer(env, player, player_answer(player, env, rows, obs, mask),

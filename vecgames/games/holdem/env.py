@@ -26,6 +26,7 @@ from .observe import (
 )
 from .rules import (
     ACTIONS,
+    CALL,
     HAND_OVER,
     ILLEGAL_NAMES,
     NEXT_BUTTON,
@@ -204,21 +205,28 @@ class HoldemEnv(VecEnv):
         if seed is not None:
             check_seed(seed)  # before the button changes
         if seed is not None or not self._started:
-            self.state.table[:, NEXT_BUTTON] = 0
+            self._restart_deals()
         return super().reset(seed)
+
+    def _restart_deals(self) -> None:
+        self.state.table[:, NEXT_BUTTON] = 0
 
     def _reset_all(self) -> None:
         _reset_kernel(self.state, self.rules, self.fractions, self._obs, self._mask,
                       self._current)
         self._observe_layout()
 
-    def _observe_layout(self) -> None:
-        """The blocks the observation layout adds after the default one."""
+    def _observe_layout(self, moved: np.ndarray | None = None) -> None:
+        """The blocks the observation layout adds after the default one, in the envs that
+        ``moved`` (None: all); a waiting env keeps its observation and its stream (the
+        equity block draws its deals from it)."""
         if self.observation == "history":
             history.observe_kernel(self.state, self.rules, self.fractions, self._log,
                                    self._obs)
         elif self.observation == "equity":
-            hand_equity.observe_kernel(self.state, self.rules, self._obs)
+            hand_equity.observe_kernel(self.state, self.rules, self._obs,
+                                       np.ones(self.num_envs, np.bool_) if moved is None
+                                       else moved)
 
     def _find_illegal(self, actions: np.ndarray, out: np.ndarray) -> int:
         """The rules decide (the mask is the caller's buffer): the discrete actions as
@@ -243,22 +251,32 @@ class HoldemEnv(VecEnv):
         _step_kernel(self.state, self.rules, kinds, amounts, self.fractions, self.per_step,
                      self._obs, self._reward, self._terminated, self._mask, self._current,
                      self._codes, self.final_table)
-        self._observe_layout()
+        self._observe_layout(kinds != WAIT_KIND)
 
-    def step_amounts(self, kinds: Any, amounts: Any):
-        """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``.
+    def step_amounts(self, kinds: Any, amounts: Any, wait: Any = None):
+        """Exact actions: ``kinds[i]`` 0 fold, 1 check/call, 2 raise to ``amounts[i]``;
+        ``wait`` (bool per env, optional): the envs that do not move, as with ``WAIT`` in
+        ``step`` (their kinds and amounts are not read).
 
-        Illegal ones follow the env's ``illegal`` mode, as in ``step`` (no ``WAIT`` here).
-        Returns the env's own buffers, overwritten by the next call."""
+        Illegal ones follow the env's ``illegal`` mode, as in ``step``. Returns the env's own
+        buffers, overwritten by the next call."""
         if not self._started:
             raise RuntimeError("call reset() before step_amounts()")
         kinds = self._int_array(kinds, "kinds")  # copies: the caller's arrays are not written
         amounts = self._int_array(amounts, "amounts")
+        if wait is not None:
+            waiting = np.asarray(wait)
+            if waiting.dtype != np.bool_ or waiting.shape != (self.num_envs,):
+                raise TypeError(f"wait must be {self.num_envs} bools (one per env), got "
+                                f"dtype {waiting.dtype}, shape {waiting.shape}")
+            kinds[waiting] = CALL  # (not read: marked WAIT_KIND below)
         if kinds.size and kinds.min() < 0:  # the kernels read a negative kind as a wait
             bad = int(np.flatnonzero(kinds < 0)[0])
             raise ValueError(f"{self.name} env {bad}: kind {int(kinds[bad])} amount "
                              f"{int(amounts[bad])}: unknown action kind (0 fold, 1 check/call, "
-                             f"2 raise; no WAIT here)")
+                             f"2 raise; a waiting env: wait=)")
+        if wait is not None:
+            kinds[waiting] = WAIT_KIND
         first = self._rule_check(kinds, amounts, self._bad)
         if first >= 0:
             what = f"kind {int(kinds[first])} amount {int(amounts[first])}"

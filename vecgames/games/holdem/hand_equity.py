@@ -131,9 +131,12 @@ def hand_equity(s, i, r, samples, opponents):
 
 
 @jit(parallel=True)
-def observe_kernel(s, r, obs):
-    """Write the equity block of every env's observation (after the default block)."""
+def observe_kernel(s, r, obs, moved):
+    """Write the equity block of the observation (after the default block) of every env that
+    ``moved`` (the others keep theirs, and their streams)."""
     for i in prange(s.table.shape[0]):
+        if not moved[i]:
+            continue
         out = obs[i]
         for k in range(DEFAULT_DIM, EQUITY_DIM):
             out[k] = 0.0

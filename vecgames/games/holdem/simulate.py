@@ -319,22 +319,22 @@ def _summary_frame(totals: np.ndarray, n: int, hands: int, names: list[str],
 
 
 # -- what the runner of mixed tables asks of Hold'em (vecgames.simulators.mixed) ----------
-def wave_start(env: Any, first: int) -> tuple[np.ndarray, dict[str, Any]]:
+def wave_start(env: Any, games: np.ndarray) -> tuple[np.ndarray, dict[str, Any]]:
     """With a rotating button, simulate gives hand g the button at seat g % n; the env's
-    rotation restarts at seat 0 on reset. Restart the same cards with simulate's buttons
-    (the streams are left where the deal left them)."""
+    rotation restarts at seat 0 on reset. Restart the same cards (env i dealt hand
+    ``games[i]``) with simulate's buttons (the streams are left where the deal left them)."""
     if not env.rules.rotate_button:
         return env._obs, env._info
     n = env.rules.num_players
     decks = env.state.deck[:, :2 * n + 5].copy()
-    return env.reset_from_deck(decks, button=(first + np.arange(env.num_envs)) % n)
+    return env.reset_from_deck(decks, button=np.asarray(games, np.int64) % n)
 
 
 def exact_actions(env: Any, actions: np.ndarray, rows: np.ndarray, pairs: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """(kinds, amounts) of every env for ``HoldemEnv.step_amounts``: the exact pairs at
-    ``rows``, the discrete actions converted, and a check/call for the envs that wait (that
-    call has no WAIT: their finished games are behind them, nothing records them)."""
+    ``rows``, the discrete actions converted, and a check/call for the envs that wait (not
+    read: the runner passes ``wait``)."""
     kinds = np.full(env.num_envs, policies.CALL, np.int64)
     amounts = np.zeros(env.num_envs, np.int64)
     policies.exact_actions_kernel(env.state, env.rules, env.fractions, actions, kinds, amounts)
