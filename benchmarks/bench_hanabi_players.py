@@ -9,9 +9,9 @@ Strength: ``vecgames.simulate("hanabi", games, policy=POLICY, seed=seed, num_pla
 mean score with its 95% CI (1.96 standard errors), the perfect-game (25) and bomb-out
 (lives lost, score 0) rates, and the mean per-game difference from ``rules`` on the same
 deals (same seed) with its 95% CI. Speed: games/s of the same call with
-``summary=True``, the best of three runs after a warm-up call that compiles
-(``--speed-games 0`` skips it). Run the speed part alone on the machine: timings of
-concurrent jobs mean nothing.
+``summary=True``, the best of three runs after a warm-up call that compiles, next to
+``rules``' in the same run, and their ratio (``--speed-games 0`` skips it). Run the speed
+part alone on the machine: timings of concurrent jobs mean nothing.
 """
 
 from __future__ import annotations
@@ -43,13 +43,19 @@ def strength(policy: str, players: int, games: int, seed: int) -> list[str]:
 
 
 def speed(policy: str, players: int, games: int, threads: int | None) -> list[str]:
-    def work() -> None:
-        vecgames.simulate("hanabi", games, policy=policy, seed=0, num_players=players,
-                          summary=True, num_threads=threads)
+    """games/s of ``policy`` in self-play next to ``rules``' in the same run, and the ratio
+    (the issue's target for ``conventions`` and ``hat``: >= 0.7x)."""
+    rates = {}
+    for name in (policy, "rules"):
+        def work(name: str = name) -> None:
+            vecgames.simulate("hanabi", games, players=name, seed=0, num_players=players,
+                              summary=True, num_threads=threads)
 
-    vecgames.simulate("hanabi", 64, policy=policy, seed=0, num_players=players, summary=True)
-    seconds = best_seconds(work)
-    return [str(players), f"{games:,}", f"{seconds:.2f} s", f"{games / seconds:,.0f}"]
+        vecgames.simulate("hanabi", 64, players=name, seed=0, num_players=players,
+                          summary=True)
+        rates[name] = games / best_seconds(work)
+    return [str(players), f"{games:,}", f"{rates[policy]:,.0f}", f"{rates['rules']:,.0f}",
+            f"{rates[policy] / rates['rules']:.2f}x"]
 
 
 def main() -> None:
@@ -68,7 +74,8 @@ def main() -> None:
                     [strength(args.policy, p, args.games, args.seed) for p in args.players])
     if args.speed_games > 0:
         print()
-        print_table(["players", "games", "best of 3", "games/s"],
+        print_table(["players", "games", f"{args.policy} games/s", "rules games/s",
+                     "ratio"],
                     [speed(args.policy, p, args.speed_games, args.threads)
                      for p in args.players])
 

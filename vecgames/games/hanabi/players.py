@@ -32,9 +32,10 @@ DESCRIPTIONS: dict[str, str] = {
              "does not know, else discards its oldest unhinted card",
     "hat": "hat-guessing information player (3-5 players): each hint answers a question "
            "about every other player's hand; plays known playable cards",
-    "search": "single-agent search (SPARTA-style): rolls every legal move out over sampled "
-              "deals of its own hand with the blueprint playing on; the blueprint's move "
-              "unless another is clearly better",
+    "search": "single-agent search (SPARTA-style) over the best blueprint (conventions "
+              "with 2 players, hat with 3-5): rolls every legal move out over sampled deals "
+              "of its own hand with the blueprint playing on; the blueprint's move unless "
+              "another is clearly better",
     "conventions": "convention player (2 players): play clues on the newest new card, saves "
                    "of critical cards on the chop, card counting; discards its chop",
 }
