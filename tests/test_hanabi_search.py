@@ -37,6 +37,7 @@ from vecgames.games.hanabi.rules import (
     SCORE,
     TERMINAL,
     TYPE_COPIES,
+    card_at,
     end_reason,
     play_legal,
     reset_one,
@@ -121,7 +122,7 @@ def test_search_move_ignores_its_own_cards_and_the_deck():
 
 @jit
 def _sample(s, i, p, r, blueprint, counts, rng, hand, left, allowed):
-    slot_beliefs(s, i, p, r, blueprint, allowed)
+    slot_beliefs(s, i, p, r, blueprint, counts, allowed)
     return sample_hand(allowed, r, counts, rng, hand, left)
 
 
@@ -180,14 +181,21 @@ GAMES = 150
 
 
 @jit(alloc=True)
+def _dealt(r, g):
+    """A one-env state dealt game g of seed 11."""
+    s = _scratch()
+    s.rng[0] = keyed_start(seed_key(np.uint64(11)), g)
+    reset_one(s, 0, r)
+    return s
+
+
+@jit(alloc=True)
 def _scores(r, games, blueprint, searcher, out):
     """Scores of games 0 .. games - 1 (seed 11) with ``blueprint`` at every seat, or the
     searcher over it at seat 0 (``searcher``)."""
     totals = np.zeros(r.num_actions, np.int64)
     for g in range(games):
-        s = _scratch()
-        s.rng[0] = keyed_start(seed_key(np.uint64(11)), g)
-        reset_one(s, 0, r)
+        s = _dealt(r, g)
         t = s.table[0]
         while t[TERMINAL] == 0:
             if searcher and t[PLAYER] == 0:
@@ -211,3 +219,37 @@ def test_search_beats_its_blueprint():
     diff = searched.astype(float) - base.astype(float)
     half = 1.96 * diff.std(ddof=1) / np.sqrt(len(diff))
     assert diff.mean() - half > 0, (diff.mean(), half)
+
+
+@jit(alloc=True)
+def _excluded(r, games, seat_policy, blueprint, out):
+    """Over ``games`` games of the seats' policies (ids of ``players.POLICIES``): the cards
+    held by a player about to search, and those its belief (``slot_beliefs``) ruled out."""
+    counts = np.zeros(25, np.int64)
+    allowed = np.zeros(r.hand_size, np.int64)
+    for g in range(games):
+        s = _dealt(r, g)
+        t = s.table[0]
+        while t[TERMINAL] == 0:
+            p = t[PLAYER]
+            if seat_policy[p] == hanabi.SEARCH:
+                unseen_counts(t, p, r, counts)
+                slot_beliefs(s, 0, p, r, blueprint, counts, allowed)
+                for k in range(r.hand_size):
+                    c = card_at(t, p, k)
+                    if c >= 0:
+                        out[0] += 1
+                        out[1] += not (allowed[k] >> c) & 1
+            play_legal(s, 0, hanabi.policy_action(seat_policy[p], s, 0, r), r)
+
+
+@pytest.mark.parametrize("players, partner", [(2, "search"), (3, "conventions")])
+def test_the_belief_never_rules_out_the_real_card(players, partner):
+    """Whatever the partners: a searching partner's clue is read by the conventions but need
+    not fit the card (``F_READ``), and another kind of player's memo words are not the
+    blueprint's; the belief then falls back on the hints."""
+    rules = vecgames.make("hanabi", num_players=players).rules
+    seats = np.array([hanabi.SEARCH] + [hanabi.POLICIES.index(partner)] * (players - 1))
+    out = np.zeros(2, np.int64)
+    _excluded(rules, 4, seats, BLUEPRINT_NAMES.index(blueprint_name(players)), out)
+    assert out[0] > 300 and out[1] == 0, out

@@ -42,6 +42,9 @@ F_MASKED = 1 << 50  # the type bits hold what a clue's convention allows
 F_CLUED = 1 << 51  # touched by a clue
 F_SAVE = 1 << 52  # a chop clue: playable or critical when clued
 F_PLAY = 1 << 53  # a play clue: playable when clued
+# The focus set was read into a clue another player chose (``read_clue``), which need not
+# hold the card; the conventions never read this flag (a searcher's belief does).
+F_READ = 1 << 54
 NEG = -1e9
 
 # Tunables (docs: "Players and results"): weights of a clue's effects and thresholds.
@@ -299,7 +302,7 @@ def _give(memo_q, r, is_color, value, focus, fmask, new):
         if (new >> k) & 1:
             memo_q[k] |= F_CLUED
     if focus >= 0:
-        memo_q[focus] = (memo_q[focus] & ~TYPES_MASK) | F_MASKED | F_CLUED | fmask
+        memo_q[focus] = (memo_q[focus] & ~TYPES_MASK & ~F_READ) | F_MASKED | F_CLUED | fmask
     return (r.color_hints if is_color else r.rank_hints) + value
 
 
@@ -509,6 +512,8 @@ def read_clue(s, i, r, action):
     _, new, focus, fmask = reading(t, memo, r, q, is_color, value, alive, playable, ext,
                                    trash, critical, stall)
     _give(memo[q], r, is_color, value, focus, fmask, new)
+    if focus >= 0:
+        memo[q, focus] |= F_READ
 
 
 @jit

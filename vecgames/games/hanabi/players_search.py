@@ -93,11 +93,13 @@ def blueprint_action(blueprint, s, i, r):
 
 
 @jit
-def slot_beliefs(s, i, p, r, blueprint, allowed):
+def slot_beliefs(s, i, p, r, blueprint, counts, allowed):
     """``allowed[slot]``: the types (bit c) seat p's card in that slot may be, by what is
     public: its hint knowledge, and what the blueprint's convention made common knowledge
-    in ``s.memo[i, p]`` (``conventions``: the clued card's convention set; ``hat``: the types
-    the hat answers excluded). 0 for an empty slot."""
+    in ``s.memo[i, p]`` (``conventions``: a clued card's convention set, unless it was read
+    into a clue another player chose; ``hat``: the types its answers excluded). A memo word
+    another kind of player wrote, or a set with no unseen copy left (``counts``), is not
+    read: the hints alone. 0 for an empty slot."""
     t = s.table[i]
     for slot in range(r.hand_size):
         know = know_at(t, p, slot)
@@ -108,14 +110,18 @@ def slot_beliefs(s, i, p, r, blueprint, allowed):
                     types |= np.int64(1) << c
         word = s.memo[i, p, slot]
         narrowed = types
-        if blueprint == CONVENTIONS_BP and word & hanabi_conventions.F_MASKED:
-            narrowed = np.int64(0)
-            for c in range(NUM_TYPES):
-                if (types >> c) & 1 and (word >> (2 * c)) & 1:
-                    narrowed |= np.int64(1) << c
-        elif blueprint == HAT_BP:
+        if blueprint == CONVENTIONS_BP:
+            if word & hanabi_conventions.F_MASKED and not word & hanabi_conventions.F_READ:
+                narrowed = np.int64(0)
+                for c in range(NUM_TYPES):
+                    if (types >> c) & 1 and (word >> (2 * c)) & 1:
+                        narrowed |= np.int64(1) << c
+        elif blueprint == HAT_BP and word >> NUM_TYPES == 0:  # a hat word: 25 bits
             narrowed = types & ~word
-        allowed[slot] = narrowed if narrowed != 0 else types  # (a misread: the hints only)
+        live = False
+        for c in range(NUM_TYPES):
+            live |= (narrowed >> c) & 1 and counts[c] > 0
+        allowed[slot] = narrowed if live else types
 
 
 @jit(alloc=True)
@@ -276,7 +282,7 @@ def search_move(s, i, r, blueprint, deals, finalists, more, margin, totals):
     hand = np.zeros(r.hand_size, np.int64)
     allowed = np.zeros(r.hand_size, np.int64)
     unseen_counts(t, p, r, counts)
-    slot_beliefs(s, i, p, r, blueprint, allowed)
+    slot_beliefs(s, i, p, r, blueprint, counts, allowed)
     for a in range(r.num_actions):
         totals[a] = 0
     if not _evaluate(s, i, r, blueprint, w, p, base, 0, deals, legal, default, hand, allowed,
