@@ -113,6 +113,13 @@ def test_deal_refuses_bad_games_before_anything_changes():
         env.deal(np.array([0.0, 1.0]))
     with pytest.raises(ValueError, match="one index per env"):
         env.deal(np.array([0, 1, 2]))
-    with pytest.raises(ValueError, match=r"indices in \[0, 2\*\*62\]"):
+    with pytest.raises(ValueError, match=r"indices in \[0, 2\*\*63\)"):
         env.deal(np.array([-1, 1]))
     np.testing.assert_array_equal(env.state.table, before)
+
+
+def test_the_last_games_of_the_index_range_play():
+    """Games up to 2**62 (the highest first_game) play to the end: the idle envs of the last
+    wave are dealt numbers past it, which are never recorded."""
+    df = play_games("kuhn_poker", "random", 3, first_game=2**62 - 2, num_envs=2)
+    assert len(df) == 3

@@ -153,8 +153,8 @@ class VecEnv:
         if arr.shape != (self.num_envs,):
             raise ValueError(f"games must have one index per env, shape ({self.num_envs},), "
                              f"got {arr.shape}")
-        if arr.size and (arr.min() < 0 or arr.max() > 2**62):
-            raise ValueError("games must be indices in [0, 2**62]")
+        if arr.size and (arr.min() < 0 or arr.max() > 2**63 - 1):
+            raise ValueError("games must be indices in [0, 2**63)")
         if seed is not None:
             self._seed = check_seed(seed)
         self._restart_deals()
