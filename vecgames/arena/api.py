@@ -249,21 +249,20 @@ def _play_local(jobs: list[MatchJob], bar: Any) -> list[np.ndarray]:
     Python player need not be thread-safe), so that each of their players answers for all
     its tables in one call (``matches.play_matches_together``)."""
     threads = numba.get_num_threads()
-    side_by_side = [k for k, job in enumerate(jobs)
-                    if all(seat.builtin is not None for seat in job.seats)] if threads > 1 else []
+    builtin = [k for k, job in enumerate(jobs)
+               if all(seat.builtin is not None for seat in job.seats)]
     out: list[np.ndarray | None] = [None] * len(jobs)
-    if len(side_by_side) > 1:
+    if threads > 1 and len(builtin) > 1:
         with ThreadPoolExecutor(threads) as pool:
-            for k, payoffs in zip(side_by_side, pool.map(
-                    _play_on_one_thread, [jobs[k] for k in side_by_side]), strict=True):
+            for k, payoffs in zip(builtin, pool.map(
+                    _play_on_one_thread, [jobs[k] for k in builtin]), strict=True):
                 out[k] = payoffs
                 bar.update(jobs[k].num_games)
-    rest = [k for k, job in enumerate(jobs) if out[k] is None]
-    builtin = [k for k in rest if all(seat.builtin is not None for seat in jobs[k].seats)]
-    for k in builtin:  # (one thread)
-        out[k] = play_match(jobs[k])
-        bar.update(jobs[k].num_games)
-    others = [k for k in rest if k not in set(builtin)]
+    for k in builtin:
+        if out[k] is None:  # (one thread)
+            out[k] = play_match(jobs[k])
+            bar.update(jobs[k].num_games)
+    others = [k for k in range(len(jobs)) if out[k] is None]
     if others:
         for k, payoffs in zip(others, play_matches_together([jobs[k] for k in others],
                                                              bar.update, TOGETHER_ENVS),
