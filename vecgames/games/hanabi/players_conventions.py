@@ -14,12 +14,12 @@ import numpy as np
 
 from ...core.bits import popcount
 from ...core.jit import jit
+from ...core.stack import stack_array
 from .rules import (
+    COPIES,
     DEALT,
     DECK_SIZE,
-    DISCARDS,
     FINAL,
-    FIRE,
     HINTS,
     INFO,
     LIFE,
@@ -27,6 +27,8 @@ from .rules import (
     PLAYER,
     SLOT_LOW_BITS,
     card_at,
+    colour_state,
+    colour_table,
     held,
     know_at,
     revealed_at,
@@ -35,7 +37,6 @@ from .rules import (
 
 EVEN = sum(1 << (2 * x) for x in range(25))  # every type's bit
 RANK5 = sum(1 << (2 * (5 * c + 4)) for c in range(5))  # the 5s
-COPIES = np.array([3, 2, 2, 2, 1], np.int64)
 TYPES_MASK = (1 << 50) - 1
 # Flags of a slot's memo word, above its set of possible types (bits 0..49).
 F_MASKED = 1 << 50  # the type bits hold what a clue's convention allows
@@ -96,6 +97,34 @@ def _slot_set(know, word, alive):
     return m
 
 
+def _colour_masks(f: int, d: tuple[int, ...]) -> int:
+    """A colour's board (height f, discards d by rank) as four 10-bit fields of its ranks in
+    the spaced layout: unseen copies (hands + deck, 2 bits each), playable, trash (played,
+    or unreachable), critical (one copy left, still needed)."""
+    u = playable = trash = critical = 0
+    dead = False
+    for rank in range(5):
+        cp = COPIES[rank]
+        b = 1 << (2 * rank)
+        if rank < f:
+            trash |= b
+            u |= max(cp - d[rank] - 1, 0) << (2 * rank)  # (< 0: a board no game reaches)
+        else:
+            dead |= d[rank] == cp
+            if dead:
+                trash |= b
+            else:
+                if rank == f:
+                    playable |= b
+                if cp - d[rank] == 1:
+                    critical |= b
+            u |= (cp - d[rank]) << (2 * rank)
+    return u | playable << 10 | trash << 20 | critical << 30
+
+
+COLOUR_MASKS = colour_table(_colour_masks)
+
+
 @jit
 def _table_masks(t):
     """Public counts and sets: unseen copies per type (hands + deck, 2 bits each), the types
@@ -105,49 +134,37 @@ def _table_masks(t):
     trash = np.int64(0)
     critical = np.int64(0)
     for col in range(5):
-        f = t[FIRE + col]
-        dead = False
-        for rank in range(5):
-            x = 5 * col + rank
-            cp = COPIES[rank]
-            d = t[DISCARDS + x]
-            b = np.int64(1) << (2 * x)
-            if rank < f:
-                trash |= b
-                u += (cp - d - 1) << (2 * x)
-            else:
-                if d == cp:
-                    dead = True
-                if dead:
-                    trash |= b
-                else:
-                    if rank == f:
-                        playable |= b
-                    if cp - d == 1:
-                        critical |= b
-                u += (cp - d) << (2 * x)
+        e = COLOUR_MASKS[colour_state(t, col)]
+        u |= (e & 1023) << (10 * col)
+        playable |= ((e >> 10) & 1023) << (10 * col)
+        trash |= ((e >> 20) & 1023) << (10 * col)
+        critical |= ((e >> 30) & 1023) << (10 * col)
     return u, playable, trash, critical
+
+
+@jit(inline=True)
+def _advance(playable, singles):
+    """The types playable once the cards of types ``singles`` (each known exactly by
+    everyone) are played: each colour's next type, advanced while it is one of them."""
+    ext = playable
+    b = ext & singles
+    while b != 0:
+        ext = (ext & ~b) | ((b & ~RANK5) << 2)
+        b = ext & singles
+    return ext
 
 
 @jit
 def _queued(t, memo, n, h, alive, playable):
     """The types playable once the cards everyone knows exactly and knows playable are
-    played: the next type of each colour, advanced past every such queued card."""
-    ext = playable
-    for _ in range(5):
-        grew = False
-        for seat in range(n):
-            for k in range(h):
-                know = know_at(t, seat, k)
-                if know == 0:
-                    continue
-                sk = _slot_set(know, memo[seat, k], alive)
-                if sk != 0 and sk & (sk - 1) == 0 and sk & ext:
-                    ext = (ext & ~sk) | ((sk & ~RANK5) << 2)
-                    grew = True
-        if not grew:
-            break
-    return ext
+    played (``_advance`` over every seat's exactly known cards)."""
+    singles = np.int64(0)
+    for seat in range(n):
+        for k in range(h):
+            sk = _slot_set(know_at(t, seat, k), memo[seat, k], alive)
+            if sk & (sk - 1) == 0:
+                singles |= sk
+    return _advance(playable, singles)
 
 
 @jit
@@ -171,107 +188,71 @@ def _public_set(t, memo_q, q, k, nh, alive):
     return _slot_set(know_at(t, q, k), memo_q[k], alive)
 
 
-@jit(inline=True)
-def _card_bit(t, q, k, nh):
-    """Seat q's card in slot k as a type bit (0 past its cards); q is not the caller."""
-    if k >= nh:
-        return np.int64(0)
-    return np.int64(1) << (2 * card_at(t, q, k))
+HIGHEST = np.array([-1] + [int(k).bit_length() - 1 for k in range(1, 32)], np.int64)
 
 
 @jit(inline=True)
-def _focus(touched, nh, sbs, clued, chop, good, ext, trash, critical, stall):
-    """How the receiver reads a clue touching slots ``touched``: (the newly touched slots, the
-    focus slot or -1, the types the focus may then be). A new card on the chop is a save
+def _recue(sbs, nh, good, trash):
+    """Bitmask of the slots a re-clue may focus: the card not yet known good or trash."""
+    out = 0
+    for k in range(nh):
+        if sbs[k] & ~good != 0 and sbs[k] & ~trash != 0:
+            out |= 1 << k
+    return out
+
+
+@jit(inline=True)
+def _focus(touched, new, chop, recue, stall):
+    """How the receiver reads a clue touching slots ``touched``, ``new`` of them not clued
+    before: (the focus slot or -1, whether it is a save). A new card on the chop is a save
     (playable soon or critical), else the newest new card is a play; with no new card (and
-    ``stall`` false) a re-clue of the newest touched card not yet known good or trash."""
-    new = touched & ~clued
-    focus = -1
-    kmask = ext
+    ``stall`` false) a re-clue of the newest touched card among ``recue``."""
     if new != 0:
         if chop >= 0 and (new >> chop) & 1:
-            focus = chop
-            kmask = ext | critical
-        else:
-            for k in range(nh - 1, -1, -1):
-                if (new >> k) & 1:
-                    focus = k
-                    break
-    elif not stall:  # a re-clue: its newest touched card not yet known good or trash
-        for k in range(nh - 1, -1, -1):
-            if (touched >> k) & 1:
-                sb = sbs[k]
-                if sb & ~good != 0 and sb & ~trash != 0:
-                    focus = k
-                    break
-    return new, focus, kmask
+            return chop, True
+        return HIGHEST[new], False
+    if not stall and touched & recue != 0:
+        return HIGHEST[touched & recue], False
+    return -1, False
 
 
 @jit
-def _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken, playable, ext, near,
-               trash, critical, urgent, stall, prm):
-    """Score a clue touching slots ``touched`` (its types ``ct``) as the receiver reads it,
-    from the receiver's public sets ``sbs`` and real cards ``cbs`` (``stall``: a clue touching
-    no new card means nothing). Returns (score, focus, focus word, new slots); score NEG when
-    its reading would exclude the real card."""
-    good = playable | ext  # a card known to be one of these will be played in turn
-    new, focus, kmask = _focus(touched, nh, sbs, clued, chop, good, ext, trash, critical, stall)
-    score = 0.0
-    fmask = np.int64(0)
-    now = False  # a card the receiver knows it can play now
-    for k in range(nh):
-        cb = cbs[k]
-        sb = sbs[k]
-        sa = sb & ct if (touched >> k) & 1 else sb & ~ct
-        if k == focus:
-            if sa & kmask == 0:  # no type fits the reading: the clue reads as nothing
-                focus = -1
-            elif sa & kmask & cb == 0:
-                return NEG, -1, np.int64(0), 0
-            else:
-                sa &= kmask
-                fmask = sa | (F_SAVE if k == chop and new != 0 else F_PLAY)
-        if sa != 0 and sa & ~good == 0 and not (sb != 0 and sb & ~good == 0):
-            if known & cb == 0 and cb & ext:
-                score += prm[P_PLAY] if cb & playable else prm[P_PLAY] * prm[P_DELAYED]
-                known |= cb
-        elif (new >> k) & 1:
-            if cb & (trash | taken):
-                score -= prm[P_TRASH]
-            elif cb & near:
-                score += prm[P_INFO]
-            else:  # two or more ranks above what is playable
-                score += prm[P_INFO_FAR]
-            taken |= cb
-        if sa & ~trash == 0 and sb & ~trash != 0:
-            score += prm[P_KTRASH]
-        if k == chop and urgent and (new >> k) & 1:
-            score += prm[P_SAVE]
-        if sa != 0 and sa & ~playable == 0:
-            now = True
-    if urgent and not now and not (new >> chop) & 1:  # q would discard its chop
-        score -= prm[P_SAVE]
-    return score, focus, fmask, new
-
-
-@jit
-def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, stall, taken,
+def _best_clue(t, memo_q, q, nh, sbs, playable, ext, trash, critical, urgent, stall, taken,
                prm):
-    """The best-scoring truthful clue to seat q: (score, is_color, value, focus, mask, new)."""
-    sbs = (_public_set(t, memo_q, q, 0, nh, alive), _public_set(t, memo_q, q, 1, nh, alive),
-           _public_set(t, memo_q, q, 2, nh, alive), _public_set(t, memo_q, q, 3, nh, alive),
-           _public_set(t, memo_q, q, 4, nh, alive))
-    cbs = (_card_bit(t, q, 0, nh), _card_bit(t, q, 1, nh), _card_bit(t, q, 2, nh),
-           _card_bit(t, q, 3, nh), _card_bit(t, q, 4, nh))
+    """The best-scoring truthful clue to seat q, whose slots' public sets are ``sbs``:
+    (score, is_color, value, focus, mask, new). A clue scores what it makes q know: a card
+    known good it did not know, new cards touched (trash or a second copy costs), cards
+    known trash, a save of a critical chop (``urgent``); a clue whose reading would exclude
+    the real card is not given."""
     clued, chop = _chop(t, memo_q, q, nh)
-    good = playable | ext
-    known = np.int64(0)  # types q already knows it will play
-    for k in range(nh):
-        if (clued >> k) & 1:  # a second copy touched would be a bad touch
-            taken |= cbs[k]
-        if sbs[k] != 0 and sbs[k] & ~good == 0:
-            known |= cbs[k]
+    good = playable | ext  # a card known to be one of these will be played in turn
     near = ext | ((ext & ~RANK5) << 2)
+    recue = _recue(sbs, nh, good, trash)
+    # What each slot is worth, whichever clue: its card, gains, and what q knows already.
+    cbs = stack_array(5, np.int64)
+    play_gain = stack_array(5, np.float64)  # the card becomes known good
+    new_gain = stack_array(5, np.float64)  # the card is newly touched
+    known = np.int64(0)  # types q already knows it will play
+    was_good = 0  # slots already known good
+    not_trash = 0  # slots not known trash
+    for k in range(5):  # (all 5: an empty slot's sets and card bit are 0, it scores 0)
+        cb = np.int64(1) << (2 * card_at(t, q, k)) if k < nh else np.int64(0)
+        cbs[k] = cb
+        sb = sbs[k]
+        if (clued >> k) & 1:  # a second copy touched would be a bad touch
+            taken |= cb
+        if sb != 0 and sb & ~good == 0:
+            known |= cb
+            was_good |= 1 << k
+        if sb & ~trash != 0:
+            not_trash |= 1 << k
+        play_gain[k] = prm[P_PLAY] if cb & playable else prm[P_PLAY] * prm[P_DELAYED]
+        if cb & trash:
+            new_gain[k] = -prm[P_TRASH]
+        elif cb & near:
+            new_gain[k] = prm[P_INFO]
+        else:  # two or more ranks above what is playable
+            new_gain[k] = prm[P_INFO_FAR]
     hints = t[HINTS + q]
     best = NEG
     bc = 0
@@ -287,11 +268,46 @@ def _best_clue(t, memo_q, q, nh, alive, playable, ext, trash, critical, urgent, 
             touched = (match | (match >> 9) | (match >> 18) | (match >> 27)
                        | (match >> 36)) & 31
             ct = COLOR_TYPES[value] if is_color else RANK_TYPES[value]
-            sc, f, m, nw = _eval_clue(touched, ct, nh, sbs, cbs, clued, chop, known, taken,
-                                      playable, ext, near, trash, critical, urgent, stall,
-                                      prm)
-            if sc > best:
-                best, bc, bv, bf, bm, bn = sc, is_color, value, f, m, nw
+            new = touched & ~clued
+            focus, save = _focus(touched, new, chop, recue, stall)
+            fmask = np.int64(0)
+            fset = np.int64(0)  # the focus card's set as read
+            if focus >= 0:
+                kmask = ext | critical if save else ext
+                fset = sbs[focus] & ct
+                if fset & kmask == 0:  # no type fits the reading: the clue reads as nothing
+                    focus = -1
+                elif fset & kmask & cbs[focus] == 0:  # the reading excludes the real card
+                    continue
+                else:
+                    fset &= kmask
+                    fmask = fset | (F_SAVE if save else F_PLAY)
+            score = 0.0
+            kn = known
+            tk = taken
+            now = False  # a card q knows it can play now
+            for k in range(5):
+                bit = (touched >> k) & 1
+                sa = sbs[k] & (ct ^ (bit - 1))  # touched: the clue's types, else the rest
+                if k == focus:
+                    sa = fset
+                cb = cbs[k]
+                if sa != 0 and sa & ~good == 0 and not (was_good >> k) & 1:
+                    if kn & cb == 0 and cb & ext:
+                        score += play_gain[k]
+                        kn |= cb
+                elif (new >> k) & 1:
+                    score += -prm[P_TRASH] if cb & tk else new_gain[k]
+                    tk |= cb
+                if sa & ~trash == 0 and (not_trash >> k) & 1:
+                    score += prm[P_KTRASH]
+                if k == chop and urgent and (new >> k) & 1:
+                    score += prm[P_SAVE]
+                now |= sa != 0 and sa & ~playable == 0
+            if urgent and not now and not (new >> chop) & 1:  # q would discard its chop
+                score -= prm[P_SAVE]
+            if score > best:
+                best, bc, bv, bf, bm, bn = score, is_color, value, focus, fmask, new
     return best, bc, bv, bf, bm, bn
 
 
@@ -312,6 +328,7 @@ def decide(s, i, r, prm):
     use_memo(s, i)
     t = s.table[i]
     n = r.num_players
+    h = r.hand_size
     p = t[PLAYER]
     q = p + 1 if p + 1 < n else 0
     memo = s.memo[i]
@@ -319,16 +336,34 @@ def decide(s, i, r, prm):
     memo_q = memo[q]
     u, playable, trash, critical = _table_masks(t)
     alive = _nonzero(u)
+    # Every slot's public set (``sets[5 seat + slot]``, 0 when empty), read once: the queue,
+    # the next player's view and the clues all read them. My own slots keep their hint and
+    # convention mask (``mask``) to be narrowed by what I see.
+    sets = stack_array(25, np.int64)
+    mask = stack_array(5, np.int64)
+    singles = np.int64(0)  # the types of cards everyone knows exactly
     seen = np.int64(0)  # copies in the other players' hands
     qtypes = np.int64(0)  # types in the next player's hand
     for o in range(n):
-        if o != p:
-            for k in range(r.hand_size):
+        for k in range(h):
+            word = memo[o, k]
+            m = KNOW_TYPES[know_at(t, o, k)]
+            if word & F_MASKED:
+                m &= word
+            if o == p:
+                mask[k] = m
+            x = m & alive
+            sets[5 * o + k] = x
+            if x & (x - 1) == 0:
+                singles |= x
+            if o != p:
                 c = card_at(t, o, k)
                 if c >= 0:
                     seen += np.int64(1) << (2 * c)
                     if o == q:
                         qtypes |= np.int64(1) << (2 * c)
+        for k in range(h, 5):
+            sets[5 * o + k] = 0
     mine = u - seen  # copies I cannot see: in my hand or the deck
     my_alive = _nonzero(mine)
     nh = held(t, p, r)
@@ -338,27 +373,36 @@ def decide(s, i, r, prm):
 
     # My cards: a known-playable card to play (the one unlocking a card the next player
     # holds first), a known-trash card to discard.
+    my = stack_array(5, np.int64)  # my slots' sets, narrowed by the copies I see
     exact = np.int64(0)  # copies of my cards whose type I know: no other card of mine
     for k in range(nh):
-        sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
+        sk = mask[k] & my_alive
+        my[k] = sk
         if sk != 0 and sk & (sk - 1) == 0:
             exact += sk
     rest_alive = _nonzero(mine - exact)
-    ext = _queued(t, memo, n, r.hand_size, alive, playable)
+    ext = _advance(playable, singles)
+    good = playable | ext
     dup = np.int64(0)  # types the next player knows it will play
+    q_plays = False
+    q_trash = False
     for k in range(nq):
-        sq = _slot_set(know_at(t, q, k), memo_q[k], alive)
-        if sq != 0 and sq & ~(playable | ext) == 0:
+        sq = sets[5 * q + k]
+        if sq != 0 and sq & ~good == 0:
             dup |= np.int64(1) << (2 * card_at(t, q, k))
+        if sq != 0 and sq & ~playable == 0:
+            q_plays = True
+        elif sq != 0 and sq & ~trash == 0:
+            q_trash = True
     play_slot = -1
     play_pri = -1
     trash_slot = -1
     for k in range(nh):
-        sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
+        sk = my[k]
         if sk == 0:
             continue
         if sk & (sk - 1) != 0:
-            sk = _slot_set(know_at(t, p, k), memo_p[k], rest_alive)
+            sk = mask[k] & rest_alive
         if sk & ~playable == 0:
             pri = 1
             if ((sk & ~RANK5) << 2) & qtypes:
@@ -371,15 +415,7 @@ def decide(s, i, r, prm):
         elif sk & ~(trash | dup) == 0 and trash_slot < 0:
             trash_slot = k
 
-    # The next player's view: will it play, or discard a critical chop?
-    q_plays = False
-    q_trash = False
-    for k in range(nq):
-        sq = _slot_set(know_at(t, q, k), memo_q[k], alive)
-        if sq != 0 and sq & ~playable == 0:
-            q_plays = True
-        elif sq != 0 and sq & ~trash == 0:
-            q_trash = True
+    # The next player's view: will it play (above), or discard a critical chop?
     _, qchop = _chop(t, memo_q, q, nq)
     urgent = False
     if qchop >= 0 and not q_plays and not q_trash:
@@ -390,11 +426,12 @@ def decide(s, i, r, prm):
         stall = my_chop < 0 or info == MAX_INFO
         taken = np.int64(0)  # types of my cards that everyone knows exactly
         for k in range(nh):
-            sk = _slot_set(know_at(t, p, k), memo_p[k], alive)
+            sk = sets[5 * p + k]
             if sk & (sk - 1) == 0:
                 taken |= sk
-        sc, bc, bv, bf, bm, bn = _best_clue(t, memo_q, q, nq, alive, playable, ext, trash,
-                                            critical, urgent, stall, taken, prm)
+        sc, bc, bv, bf, bm, bn = _best_clue(t, memo_q, q, nq, sets[5 * q:5 * q + 5],
+                                            playable, ext, trash, critical, urgent, stall,
+                                            taken, prm)
     else:
         sc, bc, bv, bf, bm, bn = NEG, 0, 0, -1, np.int64(0), 0
     if urgent and sc >= prm[P_SAVE]:
@@ -413,7 +450,7 @@ def decide(s, i, r, prm):
         best_p = prm[P_GAMBLE] if last else prm[P_RISK]
         slot = -1
         for k in range(nh):
-            sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
+            sk = my[k]
             w = _weight(mine, sk)
             if w > 0:
                 pr = _weight(mine, sk & playable) / w
@@ -441,7 +478,7 @@ def decide(s, i, r, prm):
     slot = 0
     best_risk = 2.0
     for k in range(nh):
-        sk = _slot_set(know_at(t, p, k), memo_p[k], my_alive)
+        sk = my[k]
         w = _weight(mine, sk)
         risk = ((_weight(mine, sk & critical) + prm[P_LOCK_USEFUL]
                  * _weight(mine, sk & ~critical & ~(trash | dup))) / w if w > 0 else 1.0)
@@ -478,15 +515,15 @@ def reading(t, memo, r, q, is_color, value, alive, playable, ext, trash, critica
     match = (t[HINTS + q] >> (value + (0 if is_color else 5))) & SLOT_LOW_BITS
     touched = (match | (match >> 9) | (match >> 18) | (match >> 27) | (match >> 36)) & 31
     ct = COLOR_TYPES[value] if is_color else RANK_TYPES[value]
-    new, focus, kmask = _focus(touched, nq, sbs, clued, chop, playable | ext, ext, trash,
-                               critical, stall)
+    new = touched & ~clued
+    focus, save = _focus(touched, new, chop, _recue(sbs, nq, playable | ext, trash), stall)
     fmask = np.int64(0)
     if focus >= 0:
-        sa = sbs[focus] & ct & kmask
+        sa = sbs[focus] & ct & (ext | critical if save else ext)
         if sa == 0:  # no type fits the reading: the clue reads as nothing
             focus = -1
         else:
-            fmask = sa | (F_SAVE if focus == chop and new != 0 else F_PLAY)
+            fmask = sa | (F_SAVE if save else F_PLAY)
     return touched, new, focus, fmask
 
 

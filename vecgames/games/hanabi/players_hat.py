@@ -47,17 +47,17 @@ from ...core.bits import lowest_bit, popcount
 from ...core.jit import jit
 from ...core.stack import stack_array
 from .rules import (
+    COPIES,
     DEALT,
     DECK_SIZE,
-    DISCARDS,
-    FIRE,
     INFO,
     LIFE,
     MAX_INFO,
     PILED,
     PLAYER,
-    TYPE_COPIES,
     card_at,
+    colour_state,
+    colour_table,
     know_at,
     use_memo,
 )
@@ -70,6 +70,32 @@ COLOR_EXP = np.array([sum(31 << (5 * c) for c in range(5) if (m >> c) & 1) for m
                      np.int64)
 RANK_EXP = np.array([sum(0x108421 << r for r in range(5) if (m >> r) & 1) for m in range(32)],
                     np.int64)
+
+
+def _colour_sets(f: int, d: tuple[int, ...]) -> int:
+    """A colour's board (height f, discards d by rank) as five 5-bit sets of its ranks:
+    bits 0-4 and 5-9 the copies left (not discarded or played) bit by bit, 10-14 playable,
+    15-19 dead (played, or above a rank whose copies are all discarded), 20-24 dispensable
+    (not the last copy, or dead)."""
+    left0 = left1 = playable = disp = 0
+    dead = (1 << f) - 1
+    gone = False
+    for rk in range(5):
+        left = max(COPIES[rk] - d[rk] - (rk < f), 0)  # (< 0: a board no game reaches)
+        left0 |= (left & 1) << rk
+        left1 |= (left >> 1) << rk
+        disp |= (d[rk] != COPIES[rk] - 1) << rk
+        if rk >= f:
+            if gone:
+                dead |= 1 << rk
+            gone |= d[rk] == COPIES[rk]
+    if f < 5:
+        playable = 1 << f
+    disp |= dead
+    return left0 | left1 << 5 | playable << 10 | dead << 15 | disp << 20
+
+
+BOARD = colour_table(_colour_sets)
 MAX_Q = 16  # entries of a question: at most T - 1 <= 15 sub-questions, or T <= 16 blocks
 RISKY_PLAY = 0.75
 
@@ -482,43 +508,30 @@ def hat_action(s, i, r):
     t = s.table[i]
     n, h = r.num_players, r.hand_size
     p = t[PLAYER]
-    seen = stack_array(25, np.int64)  # copies of each type in the other hands
-    for ty in range(25):
-        seen[ty] = 0
+    # the board: copies left (publicly; and less those seen, privately), playable / dead /
+    # dispensable types. Counts up to 3 are kept bit-sliced, one 25-bit set per bit.
+    left0 = left1 = playable = dead = disp = np.int64(0)
+    for c in range(5):
+        e = BOARD[colour_state(t, c)]
+        left0 |= (e & 31) << (5 * c)
+        left1 |= ((e >> 5) & 31) << (5 * c)
+        playable |= ((e >> 10) & 31) << (5 * c)
+        dead |= ((e >> 15) & 31) << (5 * c)
+        disp |= ((e >> 20) & 31) << (5 * c)
+    seen0 = seen1 = np.int64(0)  # copies of each type in the other hands
     for q in range(n):
         if q != p:
             for k in range(h):
                 c = card_at(t, q, k)
                 if c >= 0:
-                    seen[c] += 1
-    # the board: copies left (publicly; and less those seen, privately), playable / dead /
-    # dispensable types
-    g1 = g2 = g3 = v1 = v2 = v3 = seen_any = np.int64(0)
-    playable = dead = disp = np.int64(0)
-    for c in range(5):
-        f = t[FIRE + c]
-        if f < 5:
-            playable |= np.int64(1) << (5 * c + f)
-        dead |= np.int64((1 << f) - 1) << (5 * c)
-        gone = False  # a rank from f on has all its copies discarded
-        for rk in range(5):
-            ty = 5 * c + rk
-            thrown = t[DISCARDS + ty]
-            left = TYPE_COPIES[ty] - thrown - (rk < f)
-            g1 |= np.int64(left >= 1) << ty
-            g2 |= np.int64(left >= 2) << ty
-            g3 |= np.int64(left >= 3) << ty
-            unseen = left - seen[ty]
-            v1 |= np.int64(unseen >= 1) << ty
-            v2 |= np.int64(unseen >= 2) << ty
-            v3 |= np.int64(unseen >= 3) << ty
-            seen_any |= np.int64(seen[ty] > 0) << ty
-            disp |= np.int64(thrown != TYPE_COPIES[ty] - 1) << ty
-            if rk >= f:
-                if gone:
-                    dead |= np.int64(1) << ty
-                gone |= thrown == TYPE_COPIES[ty]
-    disp |= dead
+                    b = np.int64(1) << c
+                    seen1 |= seen0 & b
+                    seen0 ^= b
+    g1, g2, g3 = left0 | left1, left1, left0 & left1
+    unseen0 = left0 ^ seen0  # left - seen (never below 0: the seen cards are left)
+    unseen1 = left1 ^ seen1 ^ (~left0 & seen0)
+    v1, v2, v3 = unseen0 | unseen1, unseen1, unseen0 & unseen1
+    seen_any = seen0 | seen1
     sets = stack_array(25, np.int64)
     post = stack_array(25, np.int64)
     ncards = stack_array(5, np.int64)

@@ -184,6 +184,31 @@ def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
                  memo=np.zeros((num_envs, MAX_PLAYERS, MEMO_WORDS), np.int64))
 
 
+# A colour's part of the board, as players read it: its firework height (0..5) and the
+# copies of each rank discarded (0..3, 0..2, 0..2, 0..2, 0..1), one of COLOUR_STATES states
+# (``colour_state``). Players keep what they derive from it in tables over these states
+# (``colour_table``) instead of deriving it on every move.
+COLOUR_STATES = 6 * 4 * 3 * 3 * 3 * 2
+
+
+@jit(inline=True)
+def colour_state(t, c):
+    """The index of colour c's board (height and discards) in table row t."""
+    d = DISCARDS + 5 * c
+    return (t[FIRE + c] * 216 + t[d] * 54 + t[d + 1] * 18 + t[d + 2] * 6 + t[d + 3] * 2
+            + t[d + 4])
+
+
+def colour_table(entry: Any) -> np.ndarray:
+    """int64 ``[COLOUR_STATES]``: ``entry(height, discards)`` (discards: a tuple, by rank)
+    at each state's ``colour_state`` index."""
+    out = np.zeros(COLOUR_STATES, np.int64)
+    for f in range(NUM_RANKS + 1):
+        for d in np.ndindex(*(c + 1 for c in COPIES)):
+            out[f * 216 + d[0] * 54 + d[1] * 18 + d[2] * 6 + d[3] * 2 + d[4]] = entry(f, d)
+    return out
+
+
 def field(state: State, name: str) -> np.ndarray:
     """Named views: scalars ``[B]``; ``fireworks`` ``[B, 5]``; ``discards`` ``[B, 25]``."""
     if name == "discards":
