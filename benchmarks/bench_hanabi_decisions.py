@@ -9,7 +9,8 @@ before every decision. Then, on one core, it times the policy deciding on each k
 (the state copied into a work env first), ``rules`` deciding on the same states, and the env
 applying the policy's move; the copy's own time is measured alone and taken off. The states
 are few enough to stay in cache, as a game's state does in ``simulate``. Each figure is the
-best of 5 timed passes of ``--repeats`` rounds; run it alone on the machine. The games/s
+best of 9 passes of ``--repeats`` rounds, the four kinds of pass taken in turn; run it alone
+on the machine. The games/s
 ratio of ``bench_hanabi_players.py`` follows from these figures and the game lengths.
 """
 
@@ -70,15 +71,22 @@ def timed_pass(s, r, tables, memos, actions, rows, what, policy, repeats):
     return acc
 
 
-def per_decision(s, r, tables, memos, actions, rows, what, policy, repeats) -> float:
-    """Best of 5 passes, in ns per state."""
-    timed_pass(s, r, tables, memos, actions, rows[:2], what, policy, 1)  # compile
-    best = float("inf")
-    for _ in range(5):
-        start = time.perf_counter()
-        timed_pass(s, r, tables, memos, actions, rows, what, policy, repeats)
-        best = min(best, time.perf_counter() - start)
-    return best / (len(rows) * repeats) * 1e9
+def per_decision(s, r, tables, memos, actions, rows, policy, repeats,
+                 rounds: int = 9) -> tuple[float, float, float]:
+    """ns per state of: the policy deciding, ``rules`` deciding, the env stepping; each the
+    best of ``rounds`` passes taken in turn with a pass that only copies (taken off), so that
+    a slow spell of the machine hits them alike."""
+    jobs = ((COPY, policy), (DECIDE, policy), (DECIDE, policies.RULES), (STEP, policy))
+    for what, who in jobs:  # compile
+        timed_pass(s, r, tables, memos, actions, rows[:2], what, who, 1)
+    best = [float("inf")] * len(jobs)
+    for _ in range(rounds):
+        for n, (what, who) in enumerate(jobs):
+            start = time.perf_counter()
+            timed_pass(s, r, tables, memos, actions, rows, what, who, repeats)
+            best[n] = min(best[n], time.perf_counter() - start)
+    copy, mine, base, step = (b / (len(rows) * repeats) * 1e9 for b in best)
+    return mine - copy, base - copy, step - copy
 
 
 def main() -> None:
@@ -107,13 +115,9 @@ def main() -> None:
                                                                     "clue"))]):
         if len(rows) == 0:
             continue
-        copy = per_decision(s, r, tables, memos, actions, rows, COPY, policy, args.repeats)
-        mine = per_decision(s, r, tables, memos, actions, rows, DECIDE, policy, args.repeats)
-        base = per_decision(s, r, tables, memos, actions, rows, DECIDE, policies.RULES,
-                            args.repeats)
-        step = per_decision(s, r, tables, memos, actions, rows, STEP, policy, args.repeats)
-        out.append([name, f"{len(rows) / m:.2f}", f"{mine - copy:.0f}", f"{base - copy:.0f}",
-                    f"{step - copy:.0f}"])
+        mine, base, step = per_decision(s, r, tables, memos, actions, rows, policy,
+                                        args.repeats)
+        out.append([name, f"{len(rows) / m:.2f}", f"{mine:.0f}", f"{base:.0f}", f"{step:.0f}"])
     print(f"{args.policy}, {args.players} players: {m:,} decisions of {args.games} games")
     print_table(["its move", "share", f"{args.policy} ns", "rules ns (same states)",
                  "env step ns"], out)
