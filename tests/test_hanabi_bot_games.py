@@ -49,3 +49,28 @@ def test_rule_bot_games_are_unchanged(players: str, num_players: int, seed_rules
     table = df[COLUMNS].to_numpy(np.int64)
     digest = hashlib.sha256(table.tobytes()).hexdigest()[:16]
     assert (digest, int(df["score"].sum())) == GAMES[players, num_players, seed_rules]
+
+
+def test_colour_state_numbers_every_board_once_and_stays_in_its_tables():
+    from vecgames.games.hanabi.rules import (
+        COLOUR_STATES,
+        COPIES,
+        DISCARDS,
+        FIRE,
+        NUM_FIELDS,
+        colour_state,
+    )
+
+    t = np.zeros(NUM_FIELDS, np.int64)
+    seen = set()
+    for f in range(6):
+        for d in np.ndindex(*(c + 1 for c in COPIES)):
+            t[FIRE + 2] = f
+            t[DISCARDS + 10:DISCARDS + 15] = d
+            seen.add(colour_state(t, 2))
+    assert seen == set(range(COLOUR_STATES))
+    rng = np.random.default_rng(0)
+    for _ in range(200):  # hand-built tables no game reaches: never outside the tables
+        t[FIRE + 2] = rng.integers(-10, 10)
+        t[DISCARDS + 10:DISCARDS + 15] = rng.integers(-50, 50, 5)
+        assert 0 <= colour_state(t, 2) < COLOUR_STATES

@@ -193,10 +193,12 @@ COLOUR_STATES = 6 * 4 * 3 * 3 * 3 * 2
 
 @jit(inline=True)
 def colour_state(t, c):
-    """The index of colour c's board (height and discards) in table row t."""
+    """The index of colour c's board (height and discards) in table row t (0 for a table
+    no game reaches, built by hand with counts out of range: never outside the tables)."""
     d = DISCARDS + 5 * c
-    return (t[FIRE + c] * 216 + t[d] * 54 + t[d + 1] * 18 + t[d + 2] * 6 + t[d + 3] * 2
-            + t[d + 4])
+    k = (t[FIRE + c] * 216 + t[d] * 54 + t[d + 1] * 18 + t[d + 2] * 6 + t[d + 3] * 2
+         + t[d + 4])
+    return k if 0 <= k < COLOUR_STATES else 0
 
 
 def colour_table(entry: Any) -> np.ndarray:
