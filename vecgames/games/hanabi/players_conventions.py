@@ -89,12 +89,18 @@ def _weight(u, s):
 
 
 @jit(inline=True)
-def _slot_set(know, word, alive):
-    """Types a slot may hold: its hint knowledge, its convention mask, the counts."""
-    m = KNOW_TYPES[know] & alive
+def _slot_mask(know, word):
+    """Types a slot may hold by its hint knowledge and its convention mask."""
+    m = KNOW_TYPES[know]
     if word & F_MASKED:
         m &= word
     return m
+
+
+@jit(inline=True)
+def _slot_set(know, word, alive):
+    """Types a slot may hold: its hint knowledge, its convention mask, the counts."""
+    return _slot_mask(know, word) & alive
 
 
 def _colour_masks(f: int, d: tuple[int, ...]) -> int:
@@ -217,14 +223,13 @@ def _focus(touched, new, chop, recue, stall):
 
 
 @jit
-def _best_clue(t, memo_q, q, nh, sbs, playable, ext, trash, critical, urgent, stall, taken,
-               prm):
-    """The best-scoring truthful clue to seat q, whose slots' public sets are ``sbs``:
-    (score, is_color, value, focus, mask, new). A clue scores what it makes q know: a card
-    known good it did not know, new cards touched (trash or a second copy costs), cards
-    known trash, a save of a critical chop (``urgent``); a clue whose reading would exclude
-    the real card is not given."""
-    clued, chop = _chop(t, memo_q, q, nh)
+def _best_clue(t, q, nh, sbs, clued, chop, playable, ext, trash, critical, urgent, stall,
+               taken, prm):
+    """The best-scoring truthful clue to seat q, whose slots' public sets are ``sbs`` (its
+    clued slots and chop: ``_chop``): (score, is_color, value, focus, mask, new). A clue
+    scores what it makes q know: a card known good it did not know, new cards touched (trash
+    or a second copy costs), cards known trash, a save of a critical chop (``urgent``); a
+    clue whose reading would exclude the real card is not given."""
     good = playable | ext  # a card known to be one of these will be played in turn
     near = ext | ((ext & ~RANK5) << 2)
     recue = _recue(sbs, nh, good, trash)
@@ -346,10 +351,7 @@ def decide(s, i, r, prm):
     qtypes = np.int64(0)  # types in the next player's hand
     for o in range(n):
         for k in range(h):
-            word = memo[o, k]
-            m = KNOW_TYPES[know_at(t, o, k)]
-            if word & F_MASKED:
-                m &= word
+            m = _slot_mask(know_at(t, o, k), memo[o, k])
             if o == p:
                 mask[k] = m
             x = m & alive
@@ -416,7 +418,7 @@ def decide(s, i, r, prm):
             trash_slot = k
 
     # The next player's view: will it play (above), or discard a critical chop?
-    _, qchop = _chop(t, memo_q, q, nq)
+    qclued, qchop = _chop(t, memo_q, q, nq)
     urgent = False
     if qchop >= 0 and not q_plays and not q_trash:
         urgent = ((np.int64(1) << (2 * card_at(t, q, qchop))) & critical) != 0
@@ -429,7 +431,7 @@ def decide(s, i, r, prm):
             sk = sets[5 * p + k]
             if sk & (sk - 1) == 0:
                 taken |= sk
-        sc, bc, bv, bf, bm, bn = _best_clue(t, memo_q, q, nq, sets[5 * q:5 * q + 5],
+        sc, bc, bv, bf, bm, bn = _best_clue(t, q, nq, sets[5 * q:5 * q + 5], qclued, qchop,
                                             playable, ext, trash, critical, urgent, stall,
                                             taken, prm)
     else:

@@ -103,11 +103,7 @@ def slot_beliefs(s, i, p, r, blueprint, counts, allowed):
     t = s.table[i]
     for slot in range(r.hand_size):
         know = know_at(t, p, slot)
-        types = np.int64(0)
-        if know != 0:
-            for c in range(NUM_TYPES):
-                if _allows(know, c):
-                    types |= np.int64(1) << c
+        types = hanabi_hat.COLOR_EXP[know & 31] & hanabi_hat.RANK_EXP[know >> 5]
         word = s.memo[i, p, slot]
         narrowed = types
         if blueprint == CONVENTIONS_BP:
@@ -158,11 +154,6 @@ def unseen_counts(t, p, r, counts):
                 c = card_at(t, q, slot)
                 if c >= 0:
                     counts[c] -= 1
-
-
-@jit
-def _allows(know, c):
-    return (know >> (c // NUM_RANKS)) & 1 and (know >> (NUM_COLORS + c % NUM_RANKS)) & 1
 
 
 @jit

@@ -189,15 +189,19 @@ def new_state(num_envs: int, rng: np.ndarray | None = None) -> State:
 # (``colour_state``). Players keep what they derive from it in tables over these states
 # (``colour_table``) instead of deriving it on every move.
 COLOUR_STATES = 6 * 4 * 3 * 3 * 3 * 2
+# Its mixed-radix digits' weights: the height, then the discards of ranks 1..5.
+COLOUR_STRIDES = (216, 54, 18, 6, 2, 1)
 
 
 @jit(inline=True)
 def colour_state(t, c):
-    """The index of colour c's board (height and discards) in table row t (0 for a table
-    no game reaches, built by hand with counts out of range: never outside the tables)."""
+    """The index of colour c's board (height and discards) in table row t; always inside
+    the tables (0 where counts out of range, in a hand-built table no game reaches, would
+    lead outside)."""
     d = DISCARDS + 5 * c
-    k = (t[FIRE + c] * 216 + t[d] * 54 + t[d + 1] * 18 + t[d + 2] * 6 + t[d + 3] * 2
-         + t[d + 4])
+    w = COLOUR_STRIDES
+    k = (t[FIRE + c] * w[0] + t[d] * w[1] + t[d + 1] * w[2] + t[d + 2] * w[3]
+         + t[d + 3] * w[4] + t[d + 4] * w[5])
     return k if 0 <= k < COLOUR_STATES else 0
 
 
@@ -207,7 +211,7 @@ def colour_table(entry: Any) -> np.ndarray:
     out = np.zeros(COLOUR_STATES, np.int64)
     for f in range(NUM_RANKS + 1):
         for d in np.ndindex(*(c + 1 for c in COPIES)):
-            out[f * 216 + d[0] * 54 + d[1] * 18 + d[2] * 6 + d[3] * 2 + d[4]] = entry(f, d)
+            out[sum(x * w for x, w in zip((f, *d), COLOUR_STRIDES, strict=True))] = entry(f, d)
     return out
 
 
